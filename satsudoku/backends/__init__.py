@@ -1,0 +1,65 @@
+"""Backend protocol and registry: name → backend class, imported only when asked for."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any, Protocol
+
+from satsudoku.errors import BackendUnavailableError, UnknownBackendError
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Result
+
+
+class Backend(Protocol):
+    """Solves a puzzle, looking for up to `limit` solutions (2 settles uniqueness)."""
+
+    name: str
+
+    def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result: ...
+
+
+_BACKENDS = {
+    "bitmask": "satsudoku.backends.bitmask:BitmaskBackend",
+    "sat": "satsudoku.backends.sat:SatBackend",
+    "cpsat": "satsudoku.backends.cpsat:CpSatBackend",
+}
+_NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools"}
+
+
+def backend_names() -> list[str]:
+    """Every registered backend whose module exists in this installation."""
+    return [
+        name
+        for name, target in _BACKENDS.items()
+        if importlib.util.find_spec(target.partition(":")[0]) is not None
+    ]
+
+
+def available() -> list[str]:
+    """Backends whose module and solver package are both importable (nothing is imported)."""
+    names = []
+    for name in backend_names():
+        package = _NEEDS[name]
+        if package is None or importlib.util.find_spec(package) is not None:
+            names.append(name)
+    return names
+
+
+def get_backend(name: str, **options: Any) -> Backend:
+    """Instantiate backend `name`, importing its solver package only now."""
+    if name not in _BACKENDS or name not in backend_names():
+        raise UnknownBackendError(
+            f"unknown backend {name!r}; choose from {', '.join(backend_names())}"
+        )
+    module_name, _, class_name = _BACKENDS[name].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("satsudoku"):
+            raise  # our own bug, not a missing dependency
+        raise BackendUnavailableError(
+            f"backend {name!r} needs the package {exc.name!r}: pip install {exc.name}"
+        ) from exc
+    backend: Backend = getattr(module, class_name)(**options)
+    return backend

@@ -1,0 +1,302 @@
+"""The reference backend: depth-first search over candidate bitmasks with singles propagation.
+
+Bit d-1 of a cell's mask is set while digit d is still possible there. Placing a digit removes
+it from every peer (naked singles, cascading); every full house must still offer every digit
+somewhere, and a digit with one place left goes there (hidden singles). Branching picks the cell
+with the fewest candidates. The kernel is generic over houses: any all-different group adds
+peers, any n-cell group also takes part in hidden singles, and tables are kept arc-consistent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.grid import Grid, Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.rules import Rule
+from satsudoku.result import Proof, Result, make_result
+
+Masks = list[int]
+_CHECK_EVERY = 64  # nodes between clock/budget checks: perf_counter() is not free
+
+
+@dataclass(frozen=True)
+class _TableIdx:
+    """A table over flat cell indices, tuples stored as candidate bits per position."""
+
+    cells: tuple[int, ...]
+    rows: tuple[tuple[int, ...], ...]
+
+
+class _Kernel:
+    """Everything derived once per puzzle shape and rule set; search state is a mask list."""
+
+    def __init__(self, size: int, constraints: Sequence[Constraint]) -> None:
+        n = size
+        self.n = n
+        self.full = (1 << n) - 1
+        peer_sets: list[set[int]] = [set() for _ in range(n * n)]
+        houses: list[tuple[int, ...]] = []
+        allowed = [self.full] * (n * n)
+        tables: list[_TableIdx] = []
+        for constraint in constraints:
+            if isinstance(constraint, AllDifferent):
+                group = tuple(r * n + c for r, c in constraint.cells)
+                for i in group:
+                    peer_sets[i].update(group)
+                if len(set(group)) == n:  # pigeonhole: every digit occurs exactly once
+                    houses.append(group)
+            elif isinstance(constraint, Allowed):
+                r, c = constraint.cell
+                allowed[r * n + c] &= sum(1 << (d - 1) for d in constraint.digits if 1 <= d <= n)
+            elif isinstance(constraint, Table):
+                cells = tuple(r * n + c for r, c in constraint.cells)
+                rows = tuple(tuple(1 << (d - 1) for d in row) for row in constraint.tuples)
+                tables.append(_TableIdx(cells, rows))
+        for i, peers in enumerate(peer_sets):
+            peers.discard(i)
+        self.peers = tuple(tuple(sorted(p)) for p in peer_sets)
+        self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
+        self.allowed = allowed
+        self.tables = tuple(tables)
+        self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
+        for k, house in enumerate(self.houses):
+            for i in house:
+                self.house_bits[i] |= 1 << k
+
+    def assign(self, cands: Masks, cell: int, bit: int) -> int:
+        """Place `bit` at `cell` and cascade naked singles.
+
+        Returns the set of houses (as bits) whose cells changed, or -1 on contradiction.
+        """
+        # Invariant: a cell is pushed exactly once, when its mask first becomes a single bit,
+        # so every single-bit mask is placed-and-propagated once the stack is empty.
+        peers, house_bits = self.peers, self.house_bits
+        cands[cell] = bit
+        dirty = house_bits[cell]
+        stack = [cell]
+        pop, push = stack.pop, stack.append
+        while stack:
+            j = pop()
+            b = cands[j]
+            for p in peers[j]:
+                m = cands[p]
+                if m & b:
+                    m ^= b
+                    if not m:
+                        return -1
+                    cands[p] = m
+                    dirty |= house_bits[p]
+                    if not m & (m - 1):
+                        push(p)
+        return dirty
+
+    def propagate(self, cands: Masks, dirty: int) -> bool:
+        """Hidden singles (and table consistency) to a fixpoint; False on contradiction.
+
+        Only houses in `dirty` (bit k = house k changed since it was last scanned) are scanned.
+        """
+        full, houses, assign = self.full, self.houses, self.assign
+        while True:
+            while dirty:
+                low = dirty & -dirty
+                dirty ^= low
+                once = twice = 0
+                house = houses[low.bit_length() - 1]
+                for i in house:
+                    m = cands[i]
+                    twice |= once & m
+                    once |= m
+                if once != full:
+                    return False  # some digit has no place left in this house
+                only = once & ~twice
+                if only:
+                    for i in house:
+                        m = cands[i]
+                        hit = m & only
+                        if hit and m & (m - 1):
+                            if hit & (hit - 1):
+                                return False  # one cell is the only place of two digits
+                            changed = assign(cands, i, hit)
+                            if changed < 0:
+                                return False
+                            dirty |= changed
+            if not self.tables:
+                return True
+            dirty = self._tables(cands)
+            if dirty <= 0:
+                return dirty == 0
+
+    def _tables(self, cands: Masks) -> int:
+        """Generalised arc consistency on every table: dirty houses, or -1 on contradiction."""
+        dirty = 0
+        for table in self.tables:
+            cells = table.cells
+            masks = [cands[i] for i in cells]
+            support = [0] * len(cells)
+            for row in table.rows:
+                if all(bit & mask for bit, mask in zip(row, masks, strict=True)):
+                    for k, bit in enumerate(row):
+                        support[k] |= bit
+            for k, i in enumerate(cells):
+                m = cands[i]
+                narrowed = m & support[k]
+                if narrowed != m:
+                    if not narrowed:
+                        return -1
+                    if narrowed & (narrowed - 1):
+                        cands[i] = narrowed
+                        dirty |= self.house_bits[i]
+                    else:
+                        changed = self.assign(cands, i, narrowed)
+                        if changed < 0:
+                            return -1
+                        dirty |= changed
+        return dirty
+
+    def initial(self, givens: Sequence[int]) -> Masks | None:
+        """Masks after posting domains and givens and propagating; None if contradictory."""
+        cands = list(self.allowed)
+        if any(m == 0 for m in cands):
+            return None
+        for i, value in enumerate(givens):
+            if value:
+                bit = 1 << (value - 1)
+                if not cands[i] & bit or self.assign(cands, i, bit) < 0:
+                    return None
+        for i, m in enumerate(cands):
+            # A domain that starts as a single digit is a given in disguise: place it too.
+            if not m & (m - 1) and self.allowed[i] == m and not givens[i]:
+                if self.assign(cands, i, m) < 0:
+                    return None
+        every_house = (1 << len(self.houses)) - 1
+        return cands if self.propagate(cands, every_house) else None
+
+
+@lru_cache(maxsize=32)
+def _cached_kernel(shape: Shape, rules: tuple[Rule, ...]) -> _Kernel:
+    puzzle = Puzzle.empty(shape, rules)
+    return _Kernel(shape.size, lower(puzzle.constraints(), shape))
+
+
+def _kernel_for(puzzle: Puzzle) -> _Kernel:
+    """Kernels depend only on shape and rules, so a batch of puzzles shares one."""
+    try:
+        return _cached_kernel(puzzle.shape, puzzle.rules)
+    except TypeError:  # a user rule that is not hashable: build afresh
+        return _Kernel(puzzle.size, lower(puzzle.constraints(), puzzle.shape))
+
+
+@dataclass
+class _Search:
+    """Counters and limits of one search."""
+
+    limit: int
+    deadline: float | None
+    max_nodes: int | None
+    nodes: int = 0
+    backtracks: int = 0
+    stopped: str | None = None  # "timeout" / "node limit" when the search ended early
+
+
+class BitmaskBackend:
+    """Hand-written backtracking search: the reference the other paradigms are checked against."""
+
+    name = "bitmask"
+
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int = 2,
+        timeout: float | None = None,
+        max_nodes: int | None = None,
+    ) -> Result:
+        """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
+        start = time.perf_counter()
+        kernel = _kernel_for(puzzle)
+        search = _Search(
+            limit=max(1, limit),
+            deadline=None if timeout is None else start + timeout,
+            max_nodes=max_nodes if max_nodes is not None else self.max_nodes,
+        )
+        found = self._search(kernel, puzzle.givens.values, search)
+        n = puzzle.size
+        grids = [Grid(n, tuple(m.bit_length() for m in cands)) for cands in found]
+        exhausted = search.stopped is None and len(found) < search.limit
+        stats: dict[str, int | float | str] = {
+            "nodes": search.nodes,
+            "backtracks": search.backtracks,
+            "time_s": time.perf_counter() - start,
+        }
+        if search.stopped:
+            stats["stopped"] = search.stopped
+        proof = Proof(
+            "exhaustive-search" if exhausted else "witness" if len(grids) >= 2 else "none",
+            {"nodes": search.nodes, "complete": exhausted},
+        )
+        return make_result(
+            puzzle, self.name, grids, exhausted=exhausted, limit=search.limit, stats=stats,
+            proof=proof,
+        )
+
+    def _search(self, kernel: _Kernel, givens: Sequence[int], search: _Search) -> list[Masks]:
+        """Iterative depth-first search (no recursion limit for 36×36 boards)."""
+        root = kernel.initial(givens)
+        if root is None:
+            return []
+        solutions: list[Masks] = []
+        stack = [root]
+        assign, propagate = kernel.assign, kernel.propagate
+        cells = range(len(root))
+        node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
+        while stack:
+            cands = stack.pop()
+            search.nodes += 1
+            if search.nodes >= node_cap or (
+                search.nodes % _CHECK_EVERY == 0 and self._over_limit(search)
+            ):
+                if search.nodes >= node_cap:
+                    search.stopped = "node limit"
+                break
+            best, best_count = -1, kernel.n + 1
+            for i in cells:
+                m = cands[i]
+                if m & (m - 1):
+                    count = m.bit_count()
+                    if count < best_count:
+                        best, best_count = i, count
+                        if count == 2:
+                            break
+            if best < 0:
+                solutions.append(cands)
+                if len(solutions) >= search.limit:
+                    break
+                continue
+            mask = cands[best]
+            children = []
+            while mask:
+                bit = mask & -mask  # lowest remaining candidate
+                mask ^= bit
+                child = cands.copy()
+                dirty = assign(child, best, bit)
+                if dirty >= 0 and propagate(child, dirty):
+                    children.append(child)
+                else:
+                    search.backtracks += 1
+            children.reverse()  # pop() then explores the lowest digit first
+            stack.extend(children)
+        return solutions
+
+    @staticmethod
+    def _over_limit(search: _Search) -> bool:
+        if search.deadline is not None and time.perf_counter() >= search.deadline:
+            search.stopped = "timeout"
+        return search.stopped is not None

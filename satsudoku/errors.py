@@ -1,0 +1,56 @@
+"""Exception types: user mistakes (shown as one line, exit 1) versus our own bugs."""
+
+from __future__ import annotations
+
+
+class SatsudokuError(Exception):
+    """Base of every error the library raises on purpose."""
+
+
+class PuzzleError(SatsudokuError):
+    """The user's input is wrong: a message naming what and where, never a traceback."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        """Render as 'file:line:col: message', leaving out the parts we do not know."""
+        parts = [p for p in (self.source, self.line, self.column) if p is not None]
+        prefix = ":".join(str(p) for p in parts)
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+    def at(self, source: str | None = None, line: int | None = None) -> PuzzleError:
+        """Return a copy that also names the file/line, keeping what is already known."""
+        return PuzzleError(
+            self.message,
+            source=self.source or source,
+            line=self.line if self.line is not None else line,
+            column=self.column,
+        )
+
+
+class UnknownRuleError(PuzzleError):
+    """A rule type that no registered rule class provides."""
+
+
+class UnknownBackendError(SatsudokuError):
+    """A backend name that the registry does not know."""
+
+
+class BackendUnavailableError(SatsudokuError):
+    """The backend's solver package is not installed."""
+
+
+class BackendBugError(SatsudokuError):
+    """A backend produced an answer the independent verifier rejects: always our bug."""

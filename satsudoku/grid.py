@@ -1,0 +1,185 @@
+"""Geometry and values: cells, digits, board shapes (regular boxes or jigsaw regions) and grids."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from satsudoku.errors import PuzzleError
+
+Cell = tuple[int, int]  # (row, col), 0-based; files and messages use 1-based "r1c1"
+Digit = int  # 1..shape.size; 0 means "empty" inside a Grid
+
+MAX_SIZE = 64  # 64×64 = 4096 cells; larger boards are not a use case we measure
+
+
+def cell_name(cell: Cell) -> str:
+    """Return the 1-based name users see, e.g. (2, 4) -> 'r3c5'."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def default_box(size: int) -> tuple[int, int]:
+    """Infer the box shape of an n×n board: the factor pair r×c, r <= c, closest to square."""
+    best = max((r for r in range(2, math.isqrt(size) + 1) if size % r == 0), default=0)
+    if not best:
+        raise PuzzleError(
+            f"size {size} has no rectangular box shape; give --box RxC or jigsaw regions"
+        )
+    return best, size // best
+
+
+@dataclass(frozen=True)
+class Shape:
+    """An n×n board cut into `regions`: box_rows × box_cols boxes, or irregular (jigsaw) ones.
+
+    A regular shape is `Shape(3, 3)`; a jigsaw one comes from `Shape.jigsaw(labels)`, which
+    keeps `box_rows == box_cols == 0` and stores the regions explicitly.
+    """
+
+    box_rows: int = 3
+    box_cols: int = 3
+    custom_regions: tuple[tuple[Cell, ...], ...] | None = field(default=None, compare=True)
+
+    def __post_init__(self) -> None:
+        if self.custom_regions is None:
+            if self.box_rows < 1 or self.box_cols < 1 or self.size < 1:
+                raise PuzzleError(f"box shape {self.box_rows}x{self.box_cols} is not valid")
+            if self.size > MAX_SIZE:
+                raise PuzzleError(f"size {self.size} is larger than the supported {MAX_SIZE}")
+
+    @classmethod
+    def for_size(cls, size: int) -> Shape:
+        """The regular shape an n×n board gets when no box shape is given."""
+        if size < 1 or size > MAX_SIZE:
+            raise PuzzleError(f"size {size} is outside the supported 1..{MAX_SIZE}")
+        if size == 1:
+            return cls(1, 1)
+        return cls(*default_box(size))
+
+    @classmethod
+    def jigsaw(cls, labels: Sequence[Sequence[str]]) -> Shape:
+        """Build an irregular shape from n rows of n region labels (any hashable symbols)."""
+        n = len(labels)
+        if n == 0:
+            raise PuzzleError("regions: no rows given")
+        groups: dict[str, list[Cell]] = {}
+        for r, row in enumerate(labels):
+            if len(row) != n:
+                raise PuzzleError(f"regions: row {r + 1} has {len(row)} labels, expected {n}")
+            for c, label in enumerate(row):
+                groups.setdefault(label, []).append((r, c))
+        if len(groups) != n:
+            raise PuzzleError(f"regions: found {len(groups)} distinct labels, expected {n}")
+        for label, cells in groups.items():
+            if len(cells) != n:
+                raise PuzzleError(
+                    f"regions: region {label!r} has {len(cells)} cells, expected {n}"
+                )
+        return cls(0, 0, tuple(tuple(cells) for cells in groups.values()))
+
+    @property
+    def size(self) -> int:
+        if self.custom_regions is not None:
+            return len(self.custom_regions)
+        return self.box_rows * self.box_cols
+
+    @property
+    def is_jigsaw(self) -> bool:
+        return self.custom_regions is not None
+
+    def cells(self) -> Iterator[Cell]:
+        n = self.size
+        return ((r, c) for r in range(n) for c in range(n))
+
+    def rows(self) -> Iterator[tuple[Cell, ...]]:
+        n = self.size
+        return (tuple((r, c) for c in range(n)) for r in range(n))
+
+    def columns(self) -> Iterator[tuple[Cell, ...]]:
+        n = self.size
+        return (tuple((r, c) for r in range(n)) for c in range(n))
+
+    def regions(self) -> Iterator[tuple[Cell, ...]]:
+        """Boxes of a regular shape, or the jigsaw regions."""
+        if self.custom_regions is not None:
+            yield from self.custom_regions
+            return
+        for top in range(0, self.size, self.box_rows):
+            for left in range(0, self.size, self.box_cols):
+                yield tuple(
+                    (top + r, left + c) for r in range(self.box_rows) for c in range(self.box_cols)
+                )
+
+    def houses(self) -> Iterator[tuple[Cell, ...]]:
+        """Every row, column and region: the groups classic Sudoku makes all-different."""
+        yield from self.rows()
+        yield from self.columns()
+        yield from self.regions()
+
+    @cached_property
+    def house_indices(self) -> tuple[tuple[int, ...], ...]:
+        """Every house as flat row-major indices, computed once per shape (hot in verify)."""
+        n = self.size
+        return tuple(tuple(r * n + c for r, c in house) for house in self.houses())
+
+    @cached_property
+    def region_labels(self) -> tuple[str, ...]:
+        """One label per cell (row-major) naming its region; used by writers."""
+        alphabet = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+        labels = [""] * (self.size * self.size)
+        for index, region in enumerate(self.regions()):
+            for r, c in region:
+                labels[r * self.size + c] = alphabet[index] if index < len(alphabet) else "?"
+        return tuple(labels)
+
+    def describe(self) -> str:
+        """Human-readable name, e.g. '9x9 (3x3 boxes)' or '9x9 jigsaw'."""
+        n = self.size
+        if self.is_jigsaw:
+            return f"{n}x{n} jigsaw"
+        return f"{n}x{n} ({self.box_rows}x{self.box_cols} boxes)"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """An immutable n×n board of digits, row-major; 0 marks an empty cell."""
+
+    size: int
+    values: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.values) != self.size * self.size:
+            raise PuzzleError(f"a {self.size}x{self.size} grid needs {self.size**2} values")
+
+    @classmethod
+    def empty(cls, size: int) -> Grid:
+        return cls(size, (0,) * (size * size))
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[int]]) -> Grid:
+        return cls(len(rows), tuple(v for row in rows for v in row))
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.values[cell[0] * self.size + cell[1]]
+
+    def rows(self) -> list[tuple[int, ...]]:
+        n = self.size
+        return [self.values[r * n : (r + 1) * n] for r in range(n)]
+
+    def filled(self) -> dict[Cell, Digit]:
+        """The non-empty cells as a mapping, the form constraint checks take."""
+        n = self.size
+        return {divmod(i, n): v for i, v in enumerate(self.values) if v}
+
+    def count_filled(self) -> int:
+        return sum(1 for v in self.values if v)
+
+    def is_complete(self) -> bool:
+        return all(self.values)
+
+    def with_value(self, cell: Cell, digit: Digit) -> Grid:
+        values = list(self.values)
+        values[cell[0] * self.size + cell[1]] = digit
+        return Grid(self.size, tuple(values))

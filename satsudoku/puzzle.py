@@ -1,0 +1,67 @@
+"""A puzzle: a shape, its givens and its variant rules; `constraints()` is what a solution obeys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from satsudoku.constraints import AllDifferent, Constraint
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.rules import Rule
+from satsudoku.symbols import Alphabet
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """Shape + givens + rules, plus how the puzzle was written (for writing answers back)."""
+
+    shape: Shape
+    givens: Grid
+    rules: tuple[Rule, ...] = ()
+    title: str | None = None
+    alphabet: Alphabet | None = None  # symbols of the input; None = the default for the size
+    layout: str = "line"  # "line", "grid", "leetcode" or "document": how answers are printed
+    solution: Grid | None = None  # a known answer carried by the input (documents, datasets)
+    origin: str | None = field(default=None, compare=False)  # "file:line", for messages
+
+    def __post_init__(self) -> None:
+        n = self.shape.size
+        if self.givens.size != n:
+            raise PuzzleError(f"givens are {self.givens.size}x{self.givens.size}, board is {n}x{n}")
+        for index, value in enumerate(self.givens.values):
+            if not 0 <= value <= n:
+                r, c = divmod(index, n)
+                raise PuzzleError(f"digit {value} at r{r + 1}c{c + 1} is out of range 1..{n}")
+
+    @classmethod
+    def empty(cls, shape: Shape, rules: Sequence[Rule] = ()) -> Puzzle:
+        return cls(shape, Grid.empty(shape.size), tuple(rules))
+
+    @property
+    def size(self) -> int:
+        return self.shape.size
+
+    @property
+    def symbols(self) -> Alphabet:
+        return self.alphabet or Alphabet.default(self.size)
+
+    def constraints(self) -> Iterator[Constraint]:
+        """Classic houses first, then whatever each rule adds."""
+        for house in self.shape.houses():
+            yield AllDifferent(house)
+        yield from self.rule_constraints()
+
+    def rule_constraints(self) -> Iterator[Constraint]:
+        """What the variant rules add beyond rows, columns and regions."""
+        for rule in self.rules:
+            yield from rule.constraints(self.shape)
+
+    def given_cells(self) -> Iterator[tuple[Cell, int]]:
+        n = self.size
+        for index, value in enumerate(self.givens.values):
+            if value:
+                yield divmod(index, n), value
+
+    def rule_names(self) -> list[str]:
+        return ["classic"] + [str(rule.to_spec()["type"]) for rule in self.rules]

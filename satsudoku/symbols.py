@@ -1,0 +1,65 @@
+"""Alphabets: how digits 1..n are written as symbols, and which characters mean "empty"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0-_*"
+
+
+@dataclass(frozen=True, slots=True)
+class Alphabet:
+    """`symbols[d-1]` writes digit d; any character of `blanks` reads as an empty cell."""
+
+    symbols: str
+    blanks: str = BLANKS
+    name: str = "custom"
+
+    @classmethod
+    def default(cls, size: int) -> Alphabet:
+        """`1-9` then `A`, `B`, …: 1-9A-G for 16×16 (FORMATS.md §1)."""
+        return cls(DEFAULT_SYMBOLS[:size], BLANKS, "default")
+
+    @classmethod
+    def letters(cls, size: int) -> Alphabet:
+        """`A`…: A-P for 16×16, as judges (POJ 3076) and the shared datasets write them."""
+        return cls(LETTER_SYMBOLS[:size], BLANKS, "letters")
+
+    @classmethod
+    def custom(cls, symbols: str) -> Alphabet:
+        return cls(symbols, ".", "custom")
+
+    @property
+    def case_insensitive(self) -> bool:
+        """Letters may be typed in either case when the alphabet has no lowercase of its own."""
+        return not any(ch.islower() for ch in self.symbols)
+
+    def digit(self, symbol: str) -> int | None:
+        """Digit of `symbol`, 0 for a blank, None if the symbol is not in this alphabet."""
+        if symbol in self.blanks and symbol not in self.symbols:
+            return 0
+        if self.case_insensitive:
+            symbol = symbol.upper()
+        index = self.symbols.find(symbol)
+        return index + 1 if index >= 0 else None
+
+    def symbol(self, digit: int, blank: str = ".") -> str:
+        return self.symbols[digit - 1] if digit else blank
+
+    def describe(self) -> str:
+        """Short range form for error messages, e.g. '1-9A-G' or 'A-P'."""
+        runs: list[str] = []
+        start = prev = self.symbols[0] if self.symbols else ""
+        for ch in self.symbols[1:] + "\0":
+            if ord(ch) == ord(prev) + 1:
+                prev = ch
+                continue
+            runs.append(start if start == prev else f"{start}-{prev}")
+            start = prev = ch
+        return "".join(runs)
+
+    def fits(self, size: int) -> bool:
+        return len(self.symbols) >= size
+
