@@ -1,0 +1,206 @@
+"""What several subcommands share: input options, backend options, result rendering, progress."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, TextIO
+
+from satsudoku.backends import Backend, backend_names, get_backend
+from satsudoku.errors import PuzzleError
+from satsudoku.io import FORMATS, format_board, format_grid, format_line, iter_puzzles
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Result
+from satsudoku.rules import make_rule
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """FILE plus the options that say how to read it."""
+    parser.add_argument(
+        "file", nargs="?", default="-", metavar="FILE",
+        help="puzzle file (text, LeetCode JSON, JSON/TOML document); '-' or none for stdin",
+    )
+    parser.add_argument(
+        "--format", dest="fmt", choices=FORMATS, default="auto",
+        help="input format (default: detect; 'line'/'grid' settle 16-symbol lines)",
+    )
+    parser.add_argument(
+        "--box", type=parse_box, metavar="RxC",
+        help="box shape, e.g. 2x3 for 6x6 (default: inferred from the size)",
+    )
+    parser.add_argument(
+        "--symbols", metavar="ALPHABET",
+        help="digits 1..n written as these symbols, e.g. 0123456789ABCDEF (blanks are then '.')",
+    )
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="TYPE",
+        help="add a parameterless variant rule to every puzzle, e.g. --rule diagonal",
+    )
+
+
+def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int = 2) -> None:
+    """Backend choice, limits, and per-backend tuning options."""
+    parser.add_argument(
+        "--backend", default="bitmask", choices=backend_names(),
+        help="solving paradigm (default: bitmask)",
+    )
+    parser.add_argument(
+        "--limit", type=positive_int, default=default_limit, metavar="K",
+        help=f"look for up to K solutions; 2 settles uniqueness (default: {default_limit})",
+    )
+    parser.add_argument(
+        "--timeout", type=positive_float, metavar="S",
+        help="seconds per puzzle; the verdict is 'unknown' when it runs out",
+    )
+    parser.add_argument(
+        "--max-nodes", type=positive_int, metavar="N",
+        help="bitmask: search-node budget per puzzle (verdict 'unknown' when exhausted)",
+    )
+
+
+def backend_from_args(args: argparse.Namespace) -> Backend:
+    """Instantiate the chosen backend with the options it accepts; reject the others."""
+    backend = get_backend(args.backend)
+    accepted = inspect.signature(type(backend).__init__).parameters
+    options: dict[str, Any] = {}
+    for name in ("max_nodes", "encoding", "solver", "workers", "model"):
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in accepted:
+            flag = "--" + name.replace("_", "-")
+            raise PuzzleError(f"{flag} does not apply to --backend {args.backend}")
+        options[name] = value
+    return get_backend(args.backend, **options) if options else backend
+
+
+def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
+    """Stream the puzzles named by the input options, with any --rule added."""
+    for puzzle in iter_puzzles(args.file, fmt=args.fmt, box=args.box, symbols=args.symbols):
+        if args.rule:
+            extra = tuple(make_rule({"type": name}, puzzle.shape) for name in args.rule)
+            puzzle = replace(puzzle, rules=puzzle.rules + extra)
+        yield puzzle
+
+
+def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
+    """One JSON Lines record (FORMATS.md §3)."""
+    symbols = puzzle.symbols
+    lines = [format_line(grid, symbols) for grid in result.solutions]
+    record: dict[str, Any] = {
+        "index": index,
+        "status": result.status.value,
+        "solution": lines[0] if lines else None,
+        "solutions": lines,
+        "count": result.count,
+        "backend": result.backend,
+        "time_s": round(result.time_s, 6),
+        "stats": dict(result.stats),
+        "proof": result.proof.to_json() if result.proof else None,
+    }
+    if puzzle.origin:
+        record["source"] = puzzle.origin
+    if puzzle.title:
+        record["title"] = puzzle.title
+    return record
+
+
+def render_text(index: int, puzzle: Puzzle, result: Result) -> str:
+    """The answer in the input's own layout, with the verdict."""
+    grid = result.solution
+    status = result.status.value
+    if puzzle.layout == "line":
+        return f"{format_line(grid, puzzle.symbols) if grid else '-'} {status}"
+    header = f"# puzzle {index + 1}"
+    if puzzle.title:
+        header += f" ({puzzle.title})"
+    header += f": {status} [{result.backend}, {_stats_text(result)}]"
+    if grid is None:
+        return header
+    if puzzle.layout == "leetcode":
+        return f"{header}\n{format_board(grid, puzzle.symbols)}"
+    return f"{header}\n{format_grid(grid, puzzle.shape, puzzle.symbols)}\n"
+
+
+def _stats_text(result: Result) -> str:
+    parts = [f"{result.time_s:.3f} s"]
+    for key in ("nodes", "conflicts", "branches"):
+        if key in result.stats:
+            parts.append(f"{result.stats[key]} {key}")
+    if result.count is not None and result.count > 1:
+        parts.append(f"exactly {result.count} solutions")
+    return ", ".join(parts)
+
+
+class Progress:
+    """A one-line progress display on stderr, shown only to a person watching a terminal."""
+
+    def __init__(self, enabled: bool | None, stream: TextIO = sys.stderr) -> None:
+        if enabled is None:
+            enabled = stream.isatty() and not sys.stdout.isatty()
+        self.enabled = enabled
+        self.stream = stream
+        self.start = time.perf_counter()
+        self.done = 0
+        self.counts: dict[str, int] = {}
+        self._last = 0.0
+
+    def update(self, result: Result) -> None:
+        self.done += 1
+        status = result.status.value
+        self.counts[status] = self.counts.get(status, 0) + 1
+        now = time.perf_counter()
+        if self.enabled and now - self._last > 0.2:
+            self._last = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        rate = self.done / max(now - self.start, 1e-9)
+        tally = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        self.stream.write(f"\r{self.done} puzzles, {rate:.0f}/s  {tally}   ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            self._draw(time.perf_counter())
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    try:
+        rows, cols = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"box must look like 3x3 or 2x3, not {text!r}") from None
+    if rows < 1 or cols < 1:
+        raise argparse.ArgumentTypeError(f"box {text!r} must have positive sides")
+    return rows, cols
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def write_json_line(record: dict[str, Any], stream: TextIO = sys.stdout) -> None:
+    stream.write(json.dumps(record) + "\n")

@@ -1,0 +1,140 @@
+"""Reading and writing puzzles in every format of FORMATS.md, with format auto-detection."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from satsudoku.errors import PuzzleError
+from satsudoku.io.document import puzzle_from_document
+from satsudoku.io.leetcode import format_board, puzzles_from_json_list
+from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
+from satsudoku.io.writers import format_document, format_grid, format_line, puzzle_document
+from satsudoku.puzzle import Puzzle
+
+FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml")
+
+__all__ = [
+    "FORMATS",
+    "ReadOptions",
+    "format_board",
+    "format_document",
+    "format_grid",
+    "format_line",
+    "iter_puzzles",
+    "parse_line",
+    "puzzle_document",
+    "read_puzzles",
+    "read_text",
+]
+
+
+def iter_puzzles(
+    path: str | Path,
+    *,
+    fmt: str = "auto",
+    box: tuple[int, int] | None = None,
+    symbols: str | None = None,
+) -> Iterator[Puzzle]:
+    """Stream the puzzles of a file (or `-` for standard input)."""
+    source = "<stdin>" if str(path) == "-" else str(path)
+    options = ReadOptions(box=box, symbols=symbols, source=source)
+    if fmt == "auto" and source.endswith(".toml"):
+        fmt = "toml"
+    if fmt == "auto" and source.endswith(".json"):
+        fmt = "json"
+    if str(path) == "-":
+        yield from _iter_stream(sys.stdin, fmt, options)
+        return
+    try:
+        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
+    except FileNotFoundError:
+        raise PuzzleError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise PuzzleError(f"{source}: is a directory, not a puzzle file") from None
+    except OSError as exc:
+        raise PuzzleError(f"{source}: cannot read ({exc.strerror})") from None
+    with handle:
+        try:
+            yield from _iter_stream(handle, fmt, options)
+        except UnicodeDecodeError as exc:
+            raise PuzzleError(f"{source}: not a UTF-8 text file ({exc.reason})") from None
+
+
+def read_puzzles(path: str | Path, **kwargs: object) -> list[Puzzle]:
+    return list(iter_puzzles(path, **kwargs))  # type: ignore[arg-type]
+
+
+def read_text(
+    text: str,
+    *,
+    fmt: str = "auto",
+    box: tuple[int, int] | None = None,
+    symbols: str | None = None,
+    source: str | None = None,
+) -> list[Puzzle]:
+    """Parse puzzles from a string (the same detection as files)."""
+    options = ReadOptions(box=box, symbols=symbols, source=source)
+    return list(_iter_stream(iter(text.splitlines(keepends=True)), fmt, options))
+
+
+def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
+    if fmt not in FORMATS:
+        raise PuzzleError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    iterator = iter(lines)
+    head: list[str] = []
+    first = ""
+    for line in iterator:  # peek at the first meaningful line to detect the format
+        head.append(line)
+        if line.strip() and not line.lstrip().startswith("#"):
+            first = line.lstrip()
+            break
+    if fmt == "auto":
+        if first.startswith("["):
+            fmt = "leetcode"
+        elif first.startswith("{"):
+            fmt = "json"
+        elif not first and not head:
+            raise PuzzleError(f"{options.source or '<input>'}: empty input, no puzzle found")
+    if fmt in ("leetcode", "json", "toml"):
+        text = "".join(head) + "".join(iterator)
+        yield from _structured(text, fmt, options)
+        return
+    count = 0
+    for puzzle in iter_text_puzzles(_chain(head, iterator), options, fmt):
+        count += 1
+        yield puzzle
+    if count == 0:
+        raise PuzzleError(f"{options.source or '<input>'}: no puzzle found")
+
+
+def _chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
+    yield from head
+    yield from rest
+
+
+def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
+    source = options.source or "<input>"
+    if fmt == "toml":
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise PuzzleError(f"{source}: invalid TOML: {exc}") from None
+        yield puzzle_from_document(doc, options)
+        return
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzleError(
+            f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
+        ) from None
+    if isinstance(value, list):
+        yield from puzzles_from_json_list(value, options)
+    elif isinstance(value, dict) and isinstance(value.get("puzzles"), list):
+        for doc in value["puzzles"]:
+            yield puzzle_from_document(doc, options)
+    else:
+        yield puzzle_from_document(value, options)

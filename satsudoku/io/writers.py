@@ -1,0 +1,71 @@
+"""Writers: a grid as one line, as a pretty grid with box borders, as a puzzle document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from satsudoku.grid import Grid, Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.symbols import Alphabet
+
+
+def format_line(grid: Grid, alphabet: Alphabet, blank: str = ".") -> str:
+    """Row-major symbols on one line, `.` for empty cells."""
+    return "".join(alphabet.symbol(v, blank) for v in grid.values)
+
+
+def format_grid(grid: Grid, shape: Shape, alphabet: Alphabet, blank: str = ".") -> str:
+    """Rows of space-separated symbols with `|` and `+` box borders (none for jigsaw shapes)."""
+    n = grid.size
+    width = max(len(alphabet.symbol(d)) for d in range(1, n + 1))
+    boxed = not shape.is_jigsaw and shape.box_cols < n
+    lines: list[str] = []
+    for r, row in enumerate(grid.rows()):
+        if boxed and r and r % shape.box_rows == 0:
+            lines.append(_rule(shape, width))
+        cells = [alphabet.symbol(v, blank).rjust(width) for v in row]
+        if boxed:
+            groups = [
+                " ".join(cells[c : c + shape.box_cols]) for c in range(0, n, shape.box_cols)
+            ]
+            lines.append(" | ".join(groups))
+        else:
+            lines.append(" ".join(cells))
+    return "\n".join(lines)
+
+
+def _rule(shape: Shape, width: int) -> str:
+    """The border line between box bands, e.g. '------+-------+------'."""
+    n = shape.size
+    group = (width + 1) * shape.box_cols - 1
+    segments = ["-" * (group + 1)] + ["-" * (group + 2)] * (n // shape.box_cols - 2)
+    segments.append("-" * (group + 1))
+    return "+".join(segments) if n // shape.box_cols > 1 else "-" * group
+
+
+def puzzle_document(puzzle: Puzzle, solution: Grid | None = None) -> dict[str, Any]:
+    """The puzzle as a FORMATS.md §2 document (JSON/TOML-ready), round-trippable."""
+    symbols = puzzle.symbols
+    doc: dict[str, Any] = {}
+    if puzzle.title:
+        doc["title"] = puzzle.title
+    doc["size"] = puzzle.size
+    if puzzle.shape.is_jigsaw:
+        labels = puzzle.shape.region_labels
+        n = puzzle.size
+        doc["regions"] = ["".join(labels[r * n : (r + 1) * n]) for r in range(n)]
+    else:
+        doc["box"] = [puzzle.shape.box_rows, puzzle.shape.box_cols]
+    if symbols.name == "custom":
+        doc["symbols"] = symbols.symbols
+    doc["givens"] = format_line(puzzle.givens, symbols)
+    doc["rules"] = [rule.to_spec() for rule in puzzle.rules]
+    known = solution or puzzle.solution
+    if known is not None:
+        doc["solution"] = format_line(known, symbols)
+    return doc
+
+
+def format_document(puzzle: Puzzle, solution: Grid | None = None) -> str:
+    return json.dumps(puzzle_document(puzzle, solution), indent=2)
