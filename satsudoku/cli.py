@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from satsudoku import __version__
-from satsudoku.commands import COMMANDS
+from satsudoku.commands import command_modules
 from satsudoku.errors import BackendBugError, PuzzleError, SatsudokuError
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"satsudoku {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
+    for name in command_modules():
         importlib.import_module(f"satsudoku.commands.{name}").register(subparsers)
     return parser
 

@@ -1,0 +1,51 @@
+"""Shared test helpers: bundled samples in tests/data, and ../shared/data where it exists (CI)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from satsudoku.grid import Grid, Shape
+from satsudoku.puzzle import Puzzle
+
+TESTS = Path(__file__).parent
+BUNDLED = TESTS / "data"
+REPO = TESTS.parent
+SHARED = Path(os.environ.get("SATSUDOKU_SHARED_DATA", REPO.parent / "shared" / "data"))
+
+
+def letters_or_digits(text: str) -> tuple[int, ...]:
+    """Decode a dataset line: 1-9, or letters A.. for 16x16/25x25, '.' blank."""
+    return tuple(
+        0 if ch == "." else int(ch) if ch.isdigit() else ord(ch) - ord("A") + 1 for ch in text
+    )
+
+
+def puzzle_from_line(line: str, shape: Shape | None = None) -> Puzzle:
+    values = letters_or_digits(line.strip().split()[0])
+    size = int(len(values) ** 0.5)
+    return Puzzle(shape or Shape.for_size(size), Grid(size, values))
+
+
+def grid_from_line(line: str) -> Grid:
+    values = letters_or_digits(line.strip().split()[0])
+    return Grid(int(len(values) ** 0.5), values)
+
+
+def sample_lines(path: Path, k: int, seed: int = 2026) -> list[str]:
+    """k lines drawn reproducibly from a dataset file (all of them if it has fewer)."""
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    if len(lines) <= k:
+        return lines
+    return random.Random(seed).sample(lines, k)
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The shared datasets folder; the test is skipped, saying so, when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip(f"shared datasets not found at {SHARED} (set SATSUDOKU_SHARED_DATA)")
+    return SHARED
