@@ -1,0 +1,306 @@
+"""The SAT backend: CNF from `encoders.cnf`, solved by any pysat solver, uniqueness by blocking.
+
+Puzzles that share a shape and rules share one incremental solver: the rules are encoded once,
+each puzzle's givens are assumptions, and the second ("is there another?") call adds the blocking
+clause behind a fresh selector literal, retired afterwards; the solver is rebuilt now and then.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pysat.solvers import Solver, SolverNames
+
+from satsudoku.encoders.cnf import (
+    AtMostOne,
+    CnfFormula,
+    Encoding,
+    encode_puzzle,
+    encode_rules,
+    parse_amo,
+    parse_encoding,
+)
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Grid, Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Proof, Result, make_result
+from satsudoku.rules import Rule
+
+DEFAULT_SOLVER = "cadical195"
+SOLVERS = tuple(
+    sorted(name for name in vars(SolverNames) if not name.startswith("_") and name != "cryptosat")
+)
+# Kissat in pysat is not incremental and ignores assumptions (only a warning): one-shot only.
+NON_INCREMENTAL = frozenset({"kissat404"})
+# Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
+UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
+REBUILD_EVERY = 4000  # retired selectors per incremental solver before it is rebuilt
+_FIRST_BUDGET = 200  # conflicts per slice when a deadline is set; doubles up to _MAX_BUDGET
+_MAX_BUDGET = 20_000
+
+Stats = dict[str, int | float | str]
+
+
+def parse_solver(name: str) -> str:
+    """A pysat solver name, checked; a PuzzleError naming the choices otherwise."""
+    if name not in SOLVERS:
+        raise PuzzleError(f"unknown SAT solver {name!r}; choose from {', '.join(SOLVERS)}")
+    return name
+
+
+class _Run:
+    """One pysat solver plus the statistics and deadline handling shared by both paths."""
+
+    def __init__(self, solver: Any, name: str) -> None:
+        self.solver = solver
+        self.name = name
+
+    def solve(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """Solve under `assumptions`; None when `deadline` passed first.
+
+        CaDiCaL has no interrupt(), so a deadline becomes conflict-budget slices in a loop
+        (learnt clauses survive between slices), for every solver alike.
+        """
+        if deadline is None:
+            answer: bool = self.solver.solve(assumptions=assumptions)
+            return answer
+        if self.name in UNSTOPPABLE:
+            raise PuzzleError(
+                f"solver {self.name} cannot stop early; drop --timeout or pick another"
+            )
+        budget = _FIRST_BUDGET
+        while True:
+            if time.perf_counter() >= deadline:
+                return None
+            self.solver.conf_budget(budget)
+            result: bool | None = self.solver.solve_limited(assumptions=assumptions)
+            if result is not None:
+                return result
+            budget = min(budget * 2, _MAX_BUDGET)
+
+
+def _counters(solver: Any) -> dict[str, int]:
+    stats = solver.accum_stats() or {}
+    return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
+
+
+class _Session:
+    """An incremental solver for one shape and rule set; givens arrive as assumptions."""
+
+    def __init__(self, formula: CnfFormula, solver_name: str) -> None:
+        self.formula = formula
+        self.solver_name = solver_name
+        self.n = formula.shape.size
+        self.used_vars = formula.used_vars()
+        self.solver: Any = None
+        self.retired = 0
+        self.next_var = 0
+        self._start()
+
+    def _start(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+        self.solver = Solver(name=self.solver_name)
+        self.solver.append_formula(self.formula.clauses)
+        self.next_var = self.formula.num_vars + 1
+        self.retired = 0
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    def decode(self, model: list[int]) -> Grid:
+        n = self.n
+        values = [0] * (n * n)
+        for lit in model[: n**3]:
+            if lit > 0:
+                index, digit0 = divmod(lit - 1, n)
+                values[index] = digit0 + 1
+        return Grid(n, tuple(values))
+
+    def solve(
+        self, givens: Grid, limit: int, deadline: float | None
+    ) -> tuple[list[Grid], bool, Stats]:
+        """Up to `limit` solutions, whether the search was exhausted, and counters."""
+        n = self.n
+        solver = self.solver
+        assumptions = [i * n + d for i, d in enumerate(givens.values) if d]
+        before = _counters(solver)
+        run = _Run(solver, self.solver_name)
+        solutions: list[Grid] = []
+        selectors: list[int] = []
+        exhausted = False
+        stopped = False
+        while True:
+            answer = run.solve(assumptions, deadline)
+            if answer is None:
+                stopped = True
+                break
+            if not answer:
+                exhausted = True
+                break
+            grid = self.decode(solver.get_model())
+            solutions.append(grid)
+            if len(solutions) >= limit:
+                break
+            selector = self.next_var
+            self.next_var += 1
+            solver.add_clause([-selector, *self.formula.block(grid, givens)])
+            selectors.append(selector)
+            assumptions.append(selector)
+        for selector in selectors:
+            solver.add_clause([-selector])  # retire: the guarded clause is now satisfied
+        after = _counters(solver)
+        stats: Stats = {key: after[key] - before[key] for key in after}
+        if stopped:
+            stats["stopped"] = "timeout"
+        self.retired += len(selectors) or 1
+        if self.retired >= REBUILD_EVERY:
+            self._start()
+        return solutions, exhausted, stats
+
+
+class SatBackend:
+    """CNF + a pysat solver; `encoding`, `solver` and `amo` are chosen by name."""
+
+    name = "sat"
+
+    def __init__(
+        self,
+        encoding: str | Encoding = Encoding.EXTENDED,
+        solver: str = DEFAULT_SOLVER,
+        amo: str | AtMostOne = AtMostOne.PAIRWISE,
+    ) -> None:
+        self.encoding = parse_encoding(encoding)
+        self.solver = parse_solver(solver)
+        self.amo = parse_amo(amo)
+        self._session: _Session | None = None
+        self._session_key: tuple[Shape, tuple[Rule, ...]] | None = None
+
+    def close(self) -> None:
+        """Free the incremental solver (also done when the backend is garbage-collected)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+            self._session_key = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int = 2,
+        timeout: float | None = None,
+        certify: bool = False,
+    ) -> Result:
+        """Look for up to `limit` solutions; status unknown when `timeout` seconds run out.
+
+        With `certify=True`, a unique or unsatisfiable verdict carries a checkable
+        `SatCertificate` (CNF + DRAT refutation) in `result.proof.certificate`.
+        """
+        start = time.perf_counter()
+        limit = max(1, limit)
+        deadline = None if timeout is None else start + timeout
+        session = self._session_for(puzzle)
+        if session is not None:
+            formula, used = session.formula, session.used_vars
+            solutions, exhausted, stats = session.solve(puzzle.givens, limit, deadline)
+        else:
+            formula = encode_puzzle(puzzle, self.encoding, self.amo)
+            used = formula.used_vars()
+            solutions, exhausted, stats = self._one_shot(formula, puzzle, limit, deadline)
+        stats = {
+            "variables": used,
+            "clauses": len(formula.clauses),
+            **stats,
+            "time_s": time.perf_counter() - start,
+        }
+        details: dict[str, Any] = {
+            "encoding": self.encoding.value,
+            "amo": self.amo.value,
+            "solver": self.solver,
+            "complete": exhausted,
+        }
+        certificate = None
+        if certify and exhausted:
+            from satsudoku.proof.certificate import make_certificate
+
+            certificate = make_certificate(puzzle, solutions, encoding=self.encoding)
+            details["certificate_solver"] = certificate.solver
+        method = "sat-refutation" if exhausted else "witness" if len(solutions) >= 2 else "none"
+        proof = Proof(method, details, certificate)
+        return make_result(
+            puzzle, self.name, solutions, exhausted=exhausted, limit=limit, stats=stats, proof=proof
+        )
+
+    def solve_many(
+        self, puzzles: Iterable[Puzzle], *, limit: int = 2, timeout: float | None = None
+    ) -> Iterator[Result]:
+        """Results for `puzzles` in order; consecutive puzzles of one shape and rule set share
+        one incremental solver (that is also what `solve` does, so this is a convenience)."""
+        for puzzle in puzzles:
+            yield self.solve(puzzle, limit=limit, timeout=timeout)
+
+    def _session_for(self, puzzle: Puzzle) -> _Session | None:
+        """The incremental solver for this puzzle's shape and rules, when that path applies."""
+        if self.encoding is Encoding.REDUCED or self.solver in NON_INCREMENTAL:
+            return None  # the reduced formula depends on the givens; Kissat has no assumptions
+        key = (puzzle.shape, puzzle.rules)
+        try:
+            same = key == self._session_key and hash(key) is not None
+        except TypeError:  # an unhashable user rule: no sharing
+            return None
+        if same and self._session is not None:
+            return self._session
+        self.close()
+        formula = encode_rules(puzzle.shape, puzzle.constraints(), self.encoding, self.amo)
+        self._session = _Session(formula, self.solver)
+        self._session_key = key
+        return self._session
+
+    def _one_shot(
+        self, formula: CnfFormula, puzzle: Puzzle, limit: int, deadline: float | None
+    ) -> tuple[list[Grid], bool, Stats]:
+        """A fresh solver for this formula; blocking clauses are added for good."""
+        solutions: list[Grid] = []
+        clauses = list(formula.clauses)
+        totals = {"conflicts": 0, "decisions": 0, "propagations": 0}
+        exhausted = stopped = False
+        incremental = self.solver not in NON_INCREMENTAL
+        solver: Any = None
+        try:
+            while True:
+                if solver is None:
+                    solver = Solver(name=self.solver, bootstrap_with=clauses)
+                answer = _Run(solver, self.solver).solve([], deadline)
+                if answer is None:
+                    stopped = True
+                elif not answer:
+                    exhausted = True
+                else:
+                    solutions.append(formula.decode(solver.get_model()))
+                if stopped or exhausted or len(solutions) >= limit:
+                    break
+                block = formula.block(solutions[-1], puzzle.givens)
+                if incremental:
+                    solver.add_clause(block)
+                else:
+                    clauses.append(block)
+                    for key, value in _counters(solver).items():
+                        totals[key] += value
+                    solver.delete()
+                    solver = None
+            for key, value in _counters(solver).items():
+                totals[key] += value
+        finally:
+            if solver is not None:
+                solver.delete()
+        stats: Stats = dict(totals)
+        if stopped:
+            stats["stopped"] = "timeout"
+        return solutions, exhausted, stats

@@ -1,0 +1,1 @@
+"""Encoders: a puzzle's constraints as CNF (`cnf`) for the SAT backend and DIMACS export."""

@@ -1,0 +1,380 @@
+"""CNF encodings of a puzzle: Lynce & Ouaknine's minimal/efficient/extended, Kwon & Jain's reduced.
+
+Cell-digit variables use the standard numbering var(r, c, d) = (r-1)·n² + (c-1)·n + d (1-based),
+so formulas interoperate with other tools; auxiliary variables come from an IDPool after n³.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.puzzle import Puzzle
+
+Clause = list[int]
+_MAX_FORBIDDEN = 4096  # a table with more forbidden tuples gets the selector encoding instead
+
+
+class Encoding(Enum):
+    """Which clauses say 'each cell one digit, each house each digit once'."""
+
+    MINIMAL = "minimal"  # cell at-least-one + house at-most-one (Lynce & Ouaknine 2006)
+    EFFICIENT = "efficient"  # + cell at-most-one
+    EXTENDED = "extended"  # + house at-least-one: the most propagation, the most clauses
+    REDUCED = "reduced"  # extended without what the givens settle (Kwon & Jain 2006)
+
+
+class AtMostOne(Enum):
+    """How 'at most one of these literals' becomes clauses (pysat CardEnc names)."""
+
+    PAIRWISE = "pairwise"  # k(k-1)/2 binary clauses, no auxiliaries
+    SEQCOUNTER = "seqcounter"  # Sinz 2005: O(k) clauses, auxiliaries from the IDPool
+    LADDER = "ladder"
+    TOTALIZER = "totalizer"
+    MTOTALIZER = "mtotalizer"
+    KMTOTALIZER = "kmtotalizer"
+    BITWISE = "bitwise"  # Frisch et al.: log2(k) auxiliaries
+    SORTNETWRK = "sortnetwrk"
+    CARDNETWRK = "cardnetwrk"
+
+
+def parse_encoding(name: str | Encoding) -> Encoding:
+    """An Encoding from its name; a PuzzleError naming the choices otherwise."""
+    if isinstance(name, Encoding):
+        return name
+    try:
+        return Encoding(name)
+    except ValueError:
+        choices = ", ".join(e.value for e in Encoding)
+        raise PuzzleError(f"unknown encoding {name!r}; choose from {choices}") from None
+
+
+def parse_amo(name: str | AtMostOne) -> AtMostOne:
+    """An AtMostOne from its name; a PuzzleError naming the choices otherwise."""
+    if isinstance(name, AtMostOne):
+        return name
+    try:
+        return AtMostOne(name)
+    except ValueError:
+        choices = ", ".join(a.value for a in AtMostOne)
+        raise PuzzleError(f"unknown at-most-one encoding {name!r}; choose from {choices}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class VarMap:
+    """Dense DIMACS numbering of 'cell holds digit': 1 .. size**3 (cells 0-based here)."""
+
+    size: int
+
+    def lit(self, cell: Cell, digit: int) -> int:
+        row, col = cell
+        return (row * self.size + col) * self.size + digit
+
+    def cell_digit(self, var: int) -> tuple[Cell, int]:
+        """Inverse of `lit` for 1 <= var <= size**3."""
+        index, digit0 = divmod(var - 1, self.size)
+        return divmod(index, self.size), digit0 + 1
+
+    @property
+    def top(self) -> int:
+        return self.size**3
+
+
+@dataclass
+class CnfFormula:
+    """Clauses plus what is needed to read models back and to block a solution."""
+
+    shape: Shape
+    encoding: Encoding
+    amo: AtMostOne
+    clauses: list[Clause]
+    num_vars: int
+    fixed: dict[int, int] = field(default_factory=dict)  # flat cell -> digit settled by encoding
+    candidates: tuple[tuple[int, ...], ...] = ()  # flat cell -> digits that have a variable
+
+    def used_vars(self) -> int:
+        """How many distinct variables the clauses mention (the reduced encoding drops many)."""
+        return len({abs(lit) for clause in self.clauses for lit in clause})
+
+    @property
+    def varmap(self) -> VarMap:
+        return VarMap(self.shape.size)
+
+    def decode(self, model: Sequence[int]) -> Grid:
+        """The grid a model describes; only variables this formula defines are read.
+
+        (CaDiCaL reports variables that occur in no clause as true, so a variable the reduced
+        encoding left out must never be consulted.)
+        """
+        n = self.shape.size
+        values = [0] * (n * n)
+        for index, digit in self.fixed.items():
+            values[index] = digit
+        size = len(model)
+        for index, digits in enumerate(self.candidates):
+            if index in self.fixed:
+                continue
+            base = index * n
+            for d in digits:
+                if base + d <= size and model[base + d - 1] > 0:
+                    values[index] = d
+                    break
+        return Grid(n, tuple(values))
+
+    def block(self, grid: Grid, givens: Grid | None = None) -> Clause:
+        """The clause that forbids `grid`: a negated literal for every cell not given."""
+        n = self.shape.size
+        skip = givens.values if givens is not None else (0,) * (n * n)
+        return [
+            -(index * n + digit)
+            for index, digit in enumerate(grid.values)
+            if not skip[index] and index not in self.fixed
+        ]
+
+
+class _Builder:
+    """Collects clauses over given candidate domains, handing out auxiliaries from an IDPool."""
+
+    def __init__(self, shape: Shape, amo: AtMostOne, domains: list[tuple[int, ...]]) -> None:
+        self.n = shape.size
+        self.amo = amo
+        self.domains = domains
+        self.pool = IDPool(start_from=self.n**3 + 1)
+        self.clauses: list[Clause] = []
+
+    def var(self, cell: Cell, digit: int) -> int:
+        return (cell[0] * self.n + cell[1]) * self.n + digit
+
+    def has(self, cell: Cell, digit: int) -> bool:
+        return digit in self.domains[cell[0] * self.n + cell[1]]
+
+    def at_most_one(self, lits: list[int]) -> None:
+        if len(lits) < 2:
+            return
+        if self.amo is AtMostOne.PAIRWISE:
+            self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+            return
+        encoded = CardEnc.atmost(
+            lits, bound=1, vpool=self.pool, encoding=getattr(EncType, self.amo.value)
+        )
+        self.clauses.extend(encoded.clauses)
+
+    def contradiction(self) -> None:
+        """Make the formula unsatisfiable on purpose (an empty domain or table)."""
+        aux = self.pool.id(("false",))
+        self.clauses.extend([[aux], [-aux]])
+
+    @property
+    def num_vars(self) -> int:
+        return max(self.n**3, int(self.pool.top))
+
+
+def encode_rules(
+    shape: Shape,
+    constraints: Iterable[Constraint],
+    encoding: Encoding = Encoding.EXTENDED,
+    amo: AtMostOne = AtMostOne.PAIRWISE,
+    givens: Grid | None = None,
+) -> CnfFormula:
+    """Encode `constraints` over every cell-digit variable; givens become unit clauses.
+
+    With `Encoding.REDUCED`, `givens` instead shrink the formula: variables of given cells and
+    of digits a given peer rules out are dropped, with every clause they satisfy (Kwon & Jain).
+    """
+    n = shape.size
+    core = lower(constraints, shape)
+    every = tuple(range(1, n + 1))
+    domains = [every] * (n * n)
+    fixed: dict[int, int] = {}
+    reduced = encoding is Encoding.REDUCED
+    if reduced:
+        domains, fixed = _reduce_domains(shape, core, givens)
+    builder = _Builder(shape, amo, domains)
+    cells = list(shape.cells())
+    for cell in cells:
+        index = cell[0] * n + cell[1]
+        if index in fixed:
+            continue
+        lits = [builder.var(cell, d) for d in domains[index]]
+        if not lits:
+            builder.contradiction()
+            continue
+        builder.clauses.append(lits)  # at least one digit per cell
+        if encoding is not Encoding.MINIMAL:
+            builder.at_most_one(lits)
+    for constraint in core:
+        if isinstance(constraint, AllDifferent):
+            _all_different(builder, constraint, encoding, fixed)
+        elif isinstance(constraint, Allowed):
+            if not reduced:  # the reduced domains already exclude these digits
+                cell = constraint.cell
+                builder.clauses.extend(
+                    [-builder.var(cell, d)] for d in every if d not in constraint.digits
+                )
+        elif isinstance(constraint, Table):
+            _table(builder, constraint, fixed)
+    if givens is not None and not reduced:
+        for index, digit in enumerate(givens.values):
+            if digit:
+                builder.clauses.append([index * n + digit])
+    return CnfFormula(
+        shape, encoding, amo, builder.clauses, builder.num_vars, fixed, tuple(domains)
+    )
+
+
+def encode_puzzle(
+    puzzle: Puzzle, encoding: Encoding = Encoding.EXTENDED, amo: AtMostOne = AtMostOne.PAIRWISE
+) -> CnfFormula:
+    """The whole puzzle, rules and givens, as one formula."""
+    return encode_rules(puzzle.shape, puzzle.constraints(), encoding, amo, puzzle.givens)
+
+
+def _reduce_domains(
+    shape: Shape, core: Sequence[Constraint], givens: Grid | None
+) -> tuple[list[tuple[int, ...]], dict[int, int]]:
+    """Candidate digits per cell after the givens remove themselves from all their peers."""
+    n = shape.size
+    domains = [set(range(1, n + 1)) for _ in range(n * n)]
+    for constraint in core:
+        if isinstance(constraint, Allowed):
+            r, c = constraint.cell
+            domains[r * n + c] &= constraint.digits
+    fixed: dict[int, int] = {}
+    if givens is not None:
+        fixed = {i: d for i, d in enumerate(givens.values) if d}
+    for constraint in core:
+        if isinstance(constraint, AllDifferent):
+            group = [r * n + c for r, c in constraint.cells]
+            placed = {fixed[i] for i in group if i in fixed}
+            for i in group:
+                if i not in fixed:
+                    domains[i] -= placed
+    for i, d in fixed.items():
+        domains[i] = {d} if d in domains[i] else set()
+    out = [tuple(sorted(ds)) for ds in domains]
+    # A given that its own domain (or a clashing given peer) forbids keeps no variable and
+    # would be silently dropped: keep such a cell undetermined, with an empty domain.
+    for i in list(fixed):
+        if not out[i] or _clashes(core, n, fixed, i):
+            del fixed[i]
+            out[i] = ()
+    return out, fixed
+
+
+def _clashes(core: Sequence[Constraint], n: int, fixed: dict[int, int], index: int) -> bool:
+    """True when a peer of cell `index` is given the same digit."""
+    for constraint in core:
+        if isinstance(constraint, AllDifferent):
+            group = [r * n + c for r, c in constraint.cells]
+            if index in group:
+                same = [i for i in group if i != index and fixed.get(i) == fixed[index]]
+                if same:
+                    return True
+    return False
+
+
+def _all_different(
+    builder: _Builder, constraint: AllDifferent, encoding: Encoding, fixed: dict[int, int]
+) -> None:
+    """At most one cell per digit; a full house (n distinct cells) also at least one."""
+    n = builder.n
+    cells = tuple(dict.fromkeys(constraint.cells))
+    full = len(cells) == n and encoding in (Encoding.EXTENDED, Encoding.REDUCED)
+    placed = {fixed[r * n + c] for r, c in cells if r * n + c in fixed}
+    for d in range(1, n + 1):
+        if d in placed:
+            continue  # the given settles this digit here; its peers dropped d already
+        lits = [
+            builder.var(cell, d)
+            for cell in cells
+            if cell[0] * n + cell[1] not in fixed and builder.has(cell, d)
+        ]
+        builder.at_most_one(lits)
+        if full:
+            if lits:
+                builder.clauses.append(lits)
+            else:
+                builder.contradiction()
+
+
+def _table(builder: _Builder, table: Table, fixed: dict[int, int]) -> None:
+    """Forbidden-tuple clauses when there are few, else one selector variable per tuple."""
+    n = builder.n
+    cells = table.cells
+    indices = [r * n + c for r, c in cells]
+    domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
+    allowed = [t for t in table.tuples if all(d in dom for d, dom in zip(t, domains, strict=True))]
+    space = 1
+    for dom in domains:
+        space *= len(dom)
+    if space - len(allowed) <= _MAX_FORBIDDEN:
+        tuples = set(allowed)
+        for combo in itertools.product(*domains):
+            if combo in tuples:
+                continue
+            clause = [
+                -builder.var(cell, d)
+                for cell, i, d in zip(cells, indices, combo, strict=True)
+                if i not in fixed
+            ]
+            if not clause:
+                builder.contradiction()
+                return
+            builder.clauses.append(clause)
+        return
+    # Selector encoding: s_t → every cell takes its digit in t; at least one s_t holds.
+    selectors: list[int] = []
+    for t in allowed:
+        s = builder.pool.id((table, t))
+        selectors.append(s)
+        for cell, i, d in zip(cells, indices, t, strict=True):
+            if i not in fixed:
+                builder.clauses.append([-s, builder.var(cell, d)])
+    if not selectors:
+        builder.contradiction()
+        return
+    builder.clauses.append(selectors)
+
+
+def dimacs(formula: CnfFormula, comments: Sequence[str] = ()) -> str:
+    """The formula in DIMACS CNF, with `c` comment lines first."""
+    lines = [f"c {text}".rstrip() for comment in comments for text in comment.splitlines()]
+    lines.append(f"p cnf {formula.num_vars} {len(formula.clauses)}")
+    lines.extend(" ".join(map(str, clause)) + " 0" for clause in formula.clauses)
+    return "\n".join(lines) + "\n"
+
+
+def header_comments(puzzle: Puzzle, formula: CnfFormula, source: str | None = None) -> list[str]:
+    """The comment header of an exported formula: puzzle, shape, rules, encoding, numbering."""
+    from satsudoku.io import format_line  # io imports puzzle; keep this module's imports light
+
+    n = puzzle.size
+    lines = [
+        "satsudoku CNF export",
+        f"puzzle: {format_line(puzzle.givens, puzzle.symbols)}",
+    ]
+    if source or puzzle.origin:
+        lines.append(f"source: {source or puzzle.origin}")
+    if puzzle.title:
+        lines.append(f"title: {puzzle.title}")
+    lines += [
+        f"shape: {puzzle.shape.describe()}",
+        f"rules: {', '.join(puzzle.rule_names())}",
+        f"encoding: {formula.encoding.value} (at-most-one: {formula.amo.value})",
+        f"numbering: var(r, c, d) = (r-1)*{n * n} + (c-1)*{n} + d for 1 <= r, c, d <= {n}; "
+        f"variables above {n**3} are auxiliary",
+        f"variables: {formula.num_vars}, clauses: {len(formula.clauses)}",
+    ]
+    if formula.encoding is Encoding.REDUCED:
+        lines.append("reduced: givens and the digits they rule out have no clauses")
+    else:
+        lines.append("givens: unit clauses at the end")
+    return lines

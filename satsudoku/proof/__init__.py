@@ -1,0 +1,1 @@
+"""Certificates for SAT verdicts: a DRAT checker (`drat`) and certificate files (`certificate`)."""

@@ -1,0 +1,322 @@
+"""A backward DRAT checker: is a clausal proof a valid refutation of a CNF formula?
+
+Only lemmas that the final conflict (transitively) depends on are checked, newest first, each by
+reverse unit propagation (RUP), falling back to RAT on its first literal. Deletions are ignored:
+keeping a clause can only make RUP easier and RAT harder, so the verdict stays sound, and
+Glucose-style proofs that delete reason clauses at level 0 pose no problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from satsudoku.errors import PuzzleError
+
+Clause = list[int]
+
+
+class ProofFormatError(PuzzleError):
+    """A CNF or DRAT file that cannot be parsed."""
+
+
+@dataclass(frozen=True)
+class DratVerdict:
+    """The checker's answer, with how much of the proof it needed."""
+
+    ok: bool
+    message: str
+    lemmas: int = 0
+    checked: int = 0
+    deletions: int = 0
+
+
+def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
+    """The declared variable count and the clauses of a DIMACS CNF text."""
+    num_vars = -1
+    declared = -1
+    clauses: list[Clause] = []
+    current: Clause = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped[0] in "c%":
+            continue
+        if stripped.startswith("p"):
+            parts = stripped.split()
+            if len(parts) != 4 or parts[1] != "cnf":
+                raise ProofFormatError(f"line {lineno}: bad DIMACS header {stripped!r}")
+            num_vars, declared = int(parts[2]), int(parts[3])
+            continue
+        try:
+            lits = [int(tok) for tok in stripped.split()]
+        except ValueError:
+            raise ProofFormatError(f"line {lineno}: not a DIMACS clause: {stripped!r}") from None
+        for lit in lits:
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            else:
+                current.append(lit)
+    if num_vars < 0:
+        raise ProofFormatError("no 'p cnf' header")
+    if current:
+        raise ProofFormatError("the last clause is not terminated by 0")
+    if declared != len(clauses):
+        raise ProofFormatError(f"header declares {declared} clauses, found {len(clauses)}")
+    return num_vars, clauses
+
+
+def parse_drat(text: str) -> list[tuple[bool, Clause]]:
+    """The steps of a textual DRAT proof: (is_deletion, clause), in order."""
+    steps: list[tuple[bool, Clause]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped[0] == "c":
+            continue
+        deletion = stripped[0] == "d"
+        body = stripped[1:] if deletion else stripped
+        try:
+            lits = [int(tok) for tok in body.split()]
+        except ValueError:
+            raise ProofFormatError(
+                f"line {lineno}: not a textual DRAT step (binary DRAT is not supported)"
+            ) from None
+        if not lits or lits[-1] != 0 or 0 in lits[:-1]:
+            raise ProofFormatError(f"line {lineno}: a DRAT step must end with a single 0")
+        steps.append((deletion, lits[:-1]))
+    return steps
+
+
+class _Checker:
+    """Unit propagation over formula + lemmas, where only clauses with id < limit are active.
+
+    The formula's own unit consequences (the 'base' assignment, givens and all they imply) are
+    computed once; every clause is then simplified by it, so each check starts from base.
+    """
+
+    def __init__(self, formula: Sequence[Clause], lemmas: Sequence[Clause]) -> None:
+        self.num_formula = len(formula)
+        every = [list(dict.fromkeys(c)) for c in (*formula, *lemmas)]
+        top = max((abs(lit) for clause in every for lit in clause), default=0)
+        self.off = top
+        size = 2 * top + 1
+        self.val = [False] * size  # val[lit + off]: lit is true
+        self.reason = [-1] * (top + 1)
+        self.base_conflict = False
+        self._build(every[: self.num_formula], size)
+        trail: list[int] = []
+        self.base_conflict = self._propagate(trail, len(formula), 0) >= 0
+        self.base = set(trail)
+        for lit in trail:
+            self.reason[abs(lit)] = -1  # base literals are never explained again
+        self.originals = every
+        self.clauses: list[Clause | None] = [self._simplify(c) for c in every]
+        self.unit_ids: list[int] = []
+        self.empty_ids: list[int] = []
+        self._build(self.clauses, size)
+
+    def _simplify(self, clause: Clause) -> Clause | None:
+        """Drop base-false literals; None when base already satisfies the clause."""
+        val, off = self.val, self.off
+        if any(val[lit + off] for lit in clause):
+            return None
+        return [lit for lit in clause if not val[off - lit]]
+
+    def _build(self, clauses: Sequence[Clause | None], size: int) -> None:
+        self.imp: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        self.watch: list[list[int]] = [[] for _ in range(size)]
+        self.unit_ids = []
+        self.empty_ids = []
+        self.pending_units: list[tuple[int, int]] = []
+        for cid, clause in enumerate(clauses):
+            if clause is None:
+                continue
+            if not clause:
+                self.empty_ids.append(cid)
+            elif len(clause) == 1:
+                self.unit_ids.append(cid)
+                self.pending_units.append((cid, clause[0]))
+            elif len(clause) == 2:
+                a, b = clause
+                self.imp[self.off - a].append((b, cid))  # a false => b
+                self.imp[self.off - b].append((a, cid))
+            else:
+                self.watch[clause[0] + self.off].append(cid)
+                self.watch[clause[1] + self.off].append(cid)
+        self.watched = clauses
+
+    def _assign(self, lit: int, cid: int, trail: list[int]) -> None:
+        self.val[lit + self.off] = True
+        self.reason[abs(lit)] = cid
+        trail.append(lit)
+
+    def _propagate(self, trail: list[int], limit: int, head: int) -> int:
+        """Propagate active units and the trail from `head`; a conflicting clause id or -1."""
+        val, off, imp, watch, clauses = self.val, self.off, self.imp, self.watch, self.watched
+        for cid in self.empty_ids:
+            if cid < limit:
+                return cid
+        for cid, lit in self.pending_units:
+            if cid >= limit:
+                continue
+            if val[off - lit]:
+                return cid
+            if not val[lit + off]:
+                self._assign(lit, cid, trail)
+        while head < len(trail):
+            p = trail[head]
+            head += 1
+            for q, cid in imp[p + off]:
+                if cid >= limit or val[q + off]:
+                    continue
+                if val[off - q]:
+                    return cid
+                self._assign(q, cid, trail)
+            false_lit = -p
+            ws = watch[false_lit + off]
+            i = j = 0
+            end = len(ws)
+            while i < end:
+                cid = ws[i]
+                i += 1
+                if cid >= limit:
+                    ws[j] = cid
+                    j += 1
+                    continue
+                clause = clauses[cid]
+                assert clause is not None
+                if clause[0] == false_lit:
+                    clause[0], clause[1] = clause[1], false_lit
+                first = clause[0]
+                if val[first + off]:
+                    ws[j] = cid
+                    j += 1
+                    continue
+                for k in range(2, len(clause)):
+                    lit = clause[k]
+                    if not val[off - lit]:
+                        clause[1], clause[k] = lit, false_lit
+                        watch[lit + off].append(cid)
+                        break
+                else:
+                    ws[j] = cid
+                    j += 1
+                    if val[off - first]:
+                        while i < end:
+                            ws[j] = ws[i]
+                            i += 1
+                            j += 1
+                        del ws[j:]
+                        return cid
+                    self._assign(first, cid, trail)
+            del ws[j:]
+        return -1
+
+    def rup(self, lits: Iterable[int], limit: int) -> set[int] | None:
+        """Clause ids a unit-propagation refutation of ¬lits used, or None if there is none."""
+        val, off = self.val, self.off
+        trail: list[int] = []
+        used: set[int] | None = None
+        try:
+            for lit in lits:
+                if val[lit + off]:
+                    if lit in self.base:
+                        return set()  # the clause is already satisfied at base
+                    continue  # an earlier literal's complement repeated
+                if not val[off - lit]:
+                    self._assign(-lit, -1, trail)
+            conflict = self._propagate(trail, limit, 0)
+            if conflict >= 0:
+                used = self._analyze(conflict)
+            return used
+        finally:
+            for lit in trail:
+                val[lit + off] = False
+                self.reason[abs(lit)] = -1
+
+    def _analyze(self, conflict: int) -> set[int]:
+        """Every clause on the implication graph behind the conflict."""
+        used = {conflict}
+        stack = [conflict]
+        seen: set[int] = set()
+        clauses, reason = self.watched, self.reason
+        while stack:
+            clause = clauses[stack.pop()]
+            assert clause is not None
+            for lit in clause:
+                var = abs(lit)
+                if var in seen:
+                    continue
+                seen.add(var)
+                cid = reason[var]
+                if cid >= 0 and cid not in used:
+                    used.add(cid)
+                    stack.append(cid)
+        return used
+
+    def rat(self, lemma: Clause, limit: int) -> set[int] | None:
+        """RAT on the first literal: every resolvent with an active clause is RUP."""
+        pivot = lemma[0]
+        used: set[int] = set()
+        for cid in range(limit):
+            other = self.originals[cid]
+            if -pivot not in other:
+                continue
+            resolvent = lemma + [lit for lit in other if lit != -pivot]
+            if any(-lit in resolvent for lit in resolvent):
+                continue  # a tautology needs no check
+            found = self.rup(resolvent, limit)
+            if found is None:
+                return None
+            used |= found | {cid}
+        return used
+
+
+def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) -> DratVerdict:
+    """Check that `steps` (from `parse_drat`) refute `formula`."""
+    lemmas = [clause for deletion, clause in steps if not deletion]
+    deletions = len(steps) - len(lemmas)
+    end = next((k for k, clause in enumerate(lemmas) if not clause), len(lemmas))
+    lemmas = lemmas[:end]  # everything after the first empty clause is irrelevant
+    checker = _Checker(formula, lemmas)
+    if checker.base_conflict:
+        return DratVerdict(True, "the formula is refuted by unit propagation alone", 0, 0, 0)
+    first = checker.num_formula
+    used = checker.rup([], first + len(lemmas))
+    if used is None:
+        return DratVerdict(
+            False,
+            "the proof derives no conflict (no empty clause by unit propagation)",
+            len(lemmas),
+            0,
+            deletions,
+        )
+    marked = used
+    checked = 0
+    for k in range(len(lemmas) - 1, -1, -1):
+        cid = first + k
+        if cid not in marked:
+            continue
+        simplified = checker.clauses[cid]
+        if simplified is None:
+            continue  # satisfied by the formula's unit consequences
+        checked += 1
+        found = checker.rup(simplified, cid)
+        if found is None and lemmas[k]:
+            found = checker.rat(lemmas[k], cid)
+        if found is None:
+            return DratVerdict(
+                False,
+                f"lemma {k + 1} ({' '.join(map(str, lemmas[k]))} 0) is neither RUP nor RAT",
+                len(lemmas),
+                checked,
+                deletions,
+            )
+        marked |= found
+    return DratVerdict(
+        True,
+        f"valid refutation: {checked} of {len(lemmas)} lemmas needed and checked",
+        len(lemmas),
+        checked,
+        deletions,
+    )
