@@ -74,9 +74,7 @@ class Shape:
             raise PuzzleError(f"regions: found {len(groups)} distinct labels, expected {n}")
         for label, cells in groups.items():
             if len(cells) != n:
-                raise PuzzleError(
-                    f"regions: region {label!r} has {len(cells)} cells, expected {n}"
-                )
+                raise PuzzleError(f"regions: region {label!r} has {len(cells)} cells, expected {n}")
         return cls(0, 0, tuple(tuple(cells) for cells in groups.values()))
 
     @property

@@ -62,4 +62,3 @@ class Alphabet:
 
     def fits(self, size: int) -> bool:
         return len(self.symbols) >= size
-

@@ -22,23 +22,35 @@ from satsudoku.rules import make_rule
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """FILE plus the options that say how to read it."""
     parser.add_argument(
-        "file", nargs="?", default="-", metavar="FILE",
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE",
         help="puzzle file (text, LeetCode JSON, JSON/TOML document); '-' or none for stdin",
     )
     parser.add_argument(
-        "--format", dest="fmt", choices=FORMATS, default="auto",
+        "--format",
+        dest="fmt",
+        choices=FORMATS,
+        default="auto",
         help="input format (default: detect; 'line'/'grid' settle 16-symbol lines)",
     )
     parser.add_argument(
-        "--box", type=parse_box, metavar="RxC",
+        "--box",
+        type=parse_box,
+        metavar="RxC",
         help="box shape, e.g. 2x3 for 6x6 (default: inferred from the size)",
     )
     parser.add_argument(
-        "--symbols", metavar="ALPHABET",
+        "--symbols",
+        metavar="ALPHABET",
         help="digits 1..n written as these symbols, e.g. 0123456789ABCDEF (blanks are then '.')",
     )
     parser.add_argument(
-        "--rule", action="append", default=[], metavar="TYPE",
+        "--rule",
+        action="append",
+        default=[],
+        metavar="TYPE",
         help="add a parameterless variant rule to every puzzle, e.g. --rule diagonal",
     )
 
@@ -46,19 +58,28 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int = 2) -> None:
     """Backend choice, limits, and per-backend tuning options."""
     parser.add_argument(
-        "--backend", default="bitmask", choices=backend_names(),
+        "--backend",
+        default="bitmask",
+        choices=backend_names(),
         help="solving paradigm (default: bitmask)",
     )
     parser.add_argument(
-        "--limit", type=positive_int, default=default_limit, metavar="K",
+        "--limit",
+        type=positive_int,
+        default=default_limit,
+        metavar="K",
         help=f"look for up to K solutions; 2 settles uniqueness (default: {default_limit})",
     )
     parser.add_argument(
-        "--timeout", type=positive_float, metavar="S",
+        "--timeout",
+        type=positive_float,
+        metavar="S",
         help="seconds per puzzle; the verdict is 'unknown' when it runs out",
     )
     parser.add_argument(
-        "--max-nodes", type=positive_int, metavar="N",
+        "--max-nodes",
+        type=positive_int,
+        metavar="N",
         help="bitmask: search-node budget per puzzle (verdict 'unknown' when exhausted)",
     )
 
@@ -140,7 +161,8 @@ def _stats_text(result: Result) -> str:
 class Progress:
     """A one-line progress display on stderr, shown only to a person watching a terminal."""
 
-    def __init__(self, enabled: bool | None, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, enabled: bool | None, stream: TextIO | None = None) -> None:
+        stream = stream or sys.stderr  # looked up now: tests and callers may swap sys.stderr
         if enabled is None:
             enabled = stream.isatty() and not sys.stdout.isatty()
         self.enabled = enabled
@@ -202,5 +224,5 @@ def positive_float(text: str) -> float:
     return value
 
 
-def write_json_line(record: dict[str, Any], stream: TextIO = sys.stdout) -> None:
-    stream.write(json.dumps(record) + "\n")
+def write_json_line(record: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(record) + "\n")

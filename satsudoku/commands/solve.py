@@ -29,7 +29,9 @@ def register(subparsers: Any) -> None:
     add_backend_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
     parser.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="progress line on stderr (default: when stderr is a terminal and stdout is not)",
     )
     parser.set_defaults(run=run)

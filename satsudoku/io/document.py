@@ -13,7 +13,21 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule, make_rule
 from satsudoku.symbols import Alphabet
 
-_FIELDS = {"title", "size", "box", "regions", "givens", "rules", "solution", "symbols"}
+# "count", "source" and "notes" document a model (known solution count, provenance) for
+# people and tests; solving ignores them.
+_FIELDS = {
+    "title",
+    "size",
+    "box",
+    "regions",
+    "givens",
+    "rules",
+    "solution",
+    "symbols",
+    "count",
+    "source",
+    "notes",
+}
 
 
 def puzzle_from_document(doc: Any, options: ReadOptions) -> Puzzle:
@@ -122,8 +136,9 @@ def _grid_field(
         where = f" (row {exc.line})" if isinstance(value, list) and exc.line else ""
         raise PuzzleError(f"field {field!r}{where}: {exc.message}") from None
     if puzzle.size != size:
-        raise PuzzleError(f"field {field!r} is {puzzle.size}x{puzzle.size}, the board {size}x{size}")
+        raise PuzzleError(
+            f"field {field!r} is {puzzle.size}x{puzzle.size}, the board {size}x{size}"
+        )
     if not allow_blanks and not puzzle.givens.is_complete():
         raise PuzzleError(f"field {field!r} has empty cells")
     return puzzle.givens, puzzle.alphabet
-

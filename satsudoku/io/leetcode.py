@@ -41,7 +41,7 @@ def board_to_puzzle(board: list[Any], options: ReadOptions, index: int) -> Puzzl
                 entry = str(entry)
             if not isinstance(entry, str) or not entry:
                 raise PuzzleError(
-                    f"board {index}: r{r + 1}c{c + 1} is {entry!r}, expected a one-character string",
+                    f"board {index}: r{r + 1}c{c + 1} is {entry!r}, expected a one-symbol string",
                     source=options.source,
                 )
             symbols.append(Symbol(entry, 0, 0))

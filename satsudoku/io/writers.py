@@ -26,9 +26,7 @@ def format_grid(grid: Grid, shape: Shape, alphabet: Alphabet, blank: str = ".") 
             lines.append(_rule(shape, width))
         cells = [alphabet.symbol(v, blank).rjust(width) for v in row]
         if boxed:
-            groups = [
-                " ".join(cells[c : c + shape.box_cols]) for c in range(0, n, shape.box_cols)
-            ]
+            groups = [" ".join(cells[c : c + shape.box_cols]) for c in range(0, n, shape.box_cols)]
             lines.append(" | ".join(groups))
         else:
             lines.append(" ".join(cells))

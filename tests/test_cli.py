@@ -1,0 +1,130 @@
+"""The command line: verdicts on stdout, JSON Lines, exit codes 0/1/2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satsudoku.cli import main
+from tests.conftest import BUNDLED, REPO
+
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+def write(tmp_path: Path, text: str, name: str = "p.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_solve_prints_solution_and_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", write(tmp_path, EASY + "\n")]) == 0
+    assert capsys.readouterr().out == f"{EASY_SOLUTION} unique\n"
+
+
+def test_solve_json_lines_follow_the_contract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serg = (BUNDLED / "serg-benchmark.txt").read_text().splitlines()[0]
+    text = f"{EASY}\n{serg}\n{'11' + '.' * 79}\n"
+    assert main(["solve", write(tmp_path, text), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "multiple", "unsatisfiable"]
+    assert [r["index"] for r in records] == [0, 1, 2]
+    assert records[0]["solution"] == EASY_SOLUTION and records[0]["count"] == 1
+    assert len(set(records[1]["solutions"])) == 2
+    assert records[2]["solution"] is None and records[2]["solutions"] == []
+    for record in records:
+        assert record["backend"] == "bitmask" and record["time_s"] >= 0
+        assert {"nodes", "time_s"} <= set(record["stats"]) and record["proof"]["method"]
+
+
+def test_grid_input_gets_grid_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = "\n".join(" ".join(EASY[r * 9 : r * 9 + 9].replace(".", "0")) for r in range(9))
+    assert main(["solve", write(tmp_path, rows)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# puzzle 1: unique [bitmask,")
+    assert "4 8 3 | 9 2 1 | 6 5 7" in out
+
+
+def test_limit_one_and_counting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "." * 16 + "\n")
+    assert main(["solve", path, "--limit", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "solved"
+    assert main(["solve", path, "--limit", "1000", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "multiple" and record["count"] == 288
+
+
+def test_rule_option_adds_diagonals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle, solution = (BUNDLED / "x-sudoku-sample.txt").read_text().split()
+    path = write(tmp_path, puzzle)
+    assert main(["solve", path]) == 0
+    assert capsys.readouterr().out.endswith(" multiple\n")
+    assert main(["solve", path, "--rule", "diagonal"]) == 0
+    assert capsys.readouterr().out == f"{solution} unique\n"
+
+
+def test_node_budget_gives_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hard = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines()[0]
+    assert main(["solve", write(tmp_path, hard), "--max-nodes", "2", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "unknown" and record["stats"]["stopped"] == "node limit"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (EASY[:-1] + "\n", ":1: expected a puzzle of n² symbols"),
+        (EASY[:10] + "?" + EASY[11:], ":1:11: unknown symbol '?' at r2c2"),
+        ("", "empty input"),
+        ("." * 49, "size 7 has no rectangular box shape"),
+    ],
+)
+def test_bad_input_exits_1_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    assert main(["solve", write(tmp_path, text)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "--limit", "0"])
+    assert info.value.code == 2
+    assert "expected a positive integer" in capsys.readouterr().err
+
+
+def test_box_option_must_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", write(tmp_path, EASY), "--box", "2x3"]) == 1
+    assert "box 2x3 does not fit a 9x9 board" in capsys.readouterr().err
+
+
+def test_convert_round_trips_through_a_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["convert", write(tmp_path, EASY), "--to", "json"]) == 0
+    document = capsys.readouterr().out
+    assert json.loads(document)["givens"] == EASY
+    assert main(["convert", write(tmp_path, document, "p.json"), "--to", "line"]) == 0
+    assert capsys.readouterr().out == EASY + "\n"
+
+
+def test_module_entry_point_reads_stdin() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "satsudoku", "solve", "-"],
+        input=EASY + "\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout == f"{EASY_SOLUTION} unique\n"
