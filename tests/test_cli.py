@@ -74,7 +74,7 @@ def test_rule_option_adds_diagonals(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_node_budget_gives_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hard = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines()[0]
-    assert main(["solve", write(tmp_path, hard), "--max-nodes", "2", "--json"]) == 0
+    assert main(["solve", write(tmp_path, hard), "--max-nodes", "1", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "unknown" and record["stats"]["stopped"] == "node limit"
 
