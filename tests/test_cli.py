@@ -128,3 +128,11 @@ def test_module_entry_point_reads_stdin() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout == f"{EASY_SOLUTION} unique\n"
+
+
+def test_count_is_exact_or_a_lower_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["count", str(REPO / "models/classic/empty-4x4.toml")]) == 0
+    assert capsys.readouterr().out == "288\n"
+    six = str(REPO / "models/classic/empty-6x6-first-row.toml")
+    assert main(["count", six, "--limit", "100"]) == 0
+    assert capsys.readouterr().out == ">= 100 (limit reached)\n"
