@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+from satsudoku.backends import Backend
 
 from satsudoku.commands.common import (
     Progress,
@@ -16,6 +20,8 @@ from satsudoku.commands.common import (
     result_json,
     write_json_line,
 )
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Result
 
 
 def register(subparsers: Any) -> None:
@@ -41,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     backend = backend_from_args(args)
     progress = Progress(args.progress)
     try:
-        for index, puzzle in enumerate(load_puzzles(args)):
-            result = backend.solve(puzzle, limit=args.limit, timeout=args.timeout)
+        pairs = solve_stream(backend, load_puzzles(args), limit=args.limit, timeout=args.timeout)
+        for index, (puzzle, result) in enumerate(pairs):
             if args.json:
                 write_json_line(result_json(index, puzzle, result))
             else:
@@ -52,3 +58,27 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     return 0
+
+
+def solve_stream(
+    backend: Backend, puzzles: Iterable[Puzzle], *, limit: int, timeout: float | None
+) -> Iterator[tuple[Puzzle, Result]]:
+    """Pair each puzzle with its result, using the backend's batch path when it has one.
+
+    A batch path (`solve_many`, e.g. one incremental SAT solver for a whole file) may read a
+    few puzzles ahead; the queue keeps each result with the puzzle it belongs to.
+    """
+    solve_many = getattr(backend, "solve_many", None)
+    if solve_many is None:
+        for puzzle in puzzles:
+            yield puzzle, backend.solve(puzzle, limit=limit, timeout=timeout)
+        return
+    pending: deque[Puzzle] = deque()
+
+    def feed() -> Iterator[Puzzle]:
+        for puzzle in puzzles:
+            pending.append(puzzle)
+            yield puzzle
+
+    for result in solve_many(feed(), limit=limit, timeout=timeout):
+        yield pending.popleft(), result
