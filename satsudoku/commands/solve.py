@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from satsudoku.backends import Backend
-
 from satsudoku.commands.common import (
     Progress,
     add_backend_options,
