@@ -191,3 +191,10 @@ def test_bad_input_is_named_with_its_place(text: str, message: str | None) -> No
 def test_missing_file_is_a_clear_error() -> None:
     with pytest.raises(PuzzleError, match="no such file"):
         read_puzzles("/nonexistent/puzzles.txt")
+
+
+def test_grid_with_blank_lines_between_box_bands() -> None:
+    rows = [" ".join(EASY[r * 9 : r * 9 + 9]) for r in range(9)]
+    text = "\n".join(rows[0:3]) + "\n\n" + "\n".join(rows[3:6]) + "\n\n" + "\n".join(rows[6:9])
+    assert only(text) == EASY_GRID
+    assert [p.givens for p in read_text(text + "\n\n" + text)] == [EASY_GRID, EASY_GRID]

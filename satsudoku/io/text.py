@@ -62,6 +62,8 @@ def iter_text_puzzles(
         line = raw.rstrip("\r\n")
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or _TITLE_RE.match(stripped):
+            if not stripped and _is_partial_grid(block):
+                continue  # blank lines between box bands: the grid goes on
             yield from _block_puzzles(block, options, grid_only=layout == "grid")
             block = []
             continue
@@ -164,6 +166,15 @@ def _row_symbols(lineno: int, line: str, numeric: bool) -> list[Symbol]:
         for i, ch in enumerate(line)
         if not ch.isspace() and ch not in "|+"
     ]
+
+
+def _is_partial_grid(block: list[tuple[int, str]]) -> bool:
+    """True for 2..w-1 rows of equal width w: the first bands of a grid, not a whole one."""
+    rows = [line for _, line in block if not _is_border(line)]
+    if len(rows) < 2:
+        return False
+    widths = {len(_numeric_tokens(line) or _row_symbols(0, line, False)) for line in rows}
+    return len(widths) == 1 and len(rows) < widths.pop()
 
 
 def _is_border(line: str) -> bool:
