@@ -36,7 +36,7 @@ SOLVERS = tuple(
 NON_INCREMENTAL = frozenset({"kissat404"})
 # Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
-REBUILD_EVERY = 4000  # retired selectors per incremental solver before it is rebuilt
+REBUILD_EVERY = 500  # puzzles per incremental solver: retired selectors lengthen every model
 _FIRST_BUDGET = 200  # conflicts per slice when a deadline is set; doubles up to _MAX_BUDGET
 _MAX_BUDGET = 20_000
 
@@ -95,7 +95,7 @@ class _Session:
         self.n = formula.shape.size
         self.used_vars = formula.used_vars()
         self.solver: Any = None
-        self.retired = 0
+        self.solved = 0
         self.next_var = 0
         self._start()
 
@@ -105,7 +105,7 @@ class _Session:
         self.solver = Solver(name=self.solver_name)
         self.solver.append_formula(self.formula.clauses)
         self.next_var = self.formula.num_vars + 1
-        self.retired = 0
+        self.solved = 0
 
     def close(self) -> None:
         if self.solver is not None:
@@ -114,11 +114,16 @@ class _Session:
 
     def decode(self, model: list[int]) -> Grid:
         n = self.n
-        values = [0] * (n * n)
-        for lit in model[: n**3]:
-            if lit > 0:
-                index, digit0 = divmod(lit - 1, n)
-                values[index] = digit0 + 1
+        cells = n * n
+        # Every cell variable occurs in the rules, so exactly one digit per cell is true and
+        # the true literals come in cell order: (lit - 1) % n + 1 is the digit.
+        values = [(lit - 1) % n + 1 for lit in model[: cells * n] if lit > 0]
+        if len(values) != cells:
+            values = [0] * cells
+            for lit in model[: cells * n]:
+                if lit > 0:
+                    index, digit0 = divmod(lit - 1, n)
+                    values[index] = digit0 + 1
         return Grid(n, tuple(values))
 
     def solve(
@@ -157,8 +162,8 @@ class _Session:
         stats: Stats = {key: after[key] - before[key] for key in after}
         if stopped:
             stats["stopped"] = "timeout"
-        self.retired += len(selectors) or 1
-        if self.retired >= REBUILD_EVERY:
+        self.solved += 1
+        if self.solved >= REBUILD_EVERY:
             self._start()
         return solutions, exhausted, stats
 
@@ -228,9 +233,10 @@ class SatBackend:
         }
         certificate = None
         if certify and exhausted:
-            from satsudoku.proof.certificate import make_certificate
+            from satsudoku.proof.certificate import PROOF_SOLVER, PROOF_SOLVERS, make_certificate
 
-            certificate = make_certificate(puzzle, solutions, encoding=self.encoding)
+            prover = self.solver if self.solver in PROOF_SOLVERS else PROOF_SOLVER
+            certificate = make_certificate(puzzle, solutions, encoding=self.encoding, solver=prover)
             details["certificate_solver"] = certificate.solver
         method = "sat-refutation" if exhausted else "witness" if len(solutions) >= 2 else "none"
         proof = Proof(method, details, certificate)

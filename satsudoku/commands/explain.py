@@ -1,0 +1,46 @@
+"""`satsudoku explain`: for a puzzle without solution, a minimal set of givens that clash."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from satsudoku.backends.sat import parse_solver
+from satsudoku.commands.common import add_input_options, load_puzzles
+from satsudoku.grid import cell_name
+from satsudoku.proof.core import CORE_SOLVER, minimal_conflict
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "explain",
+        help="name a minimal set of givens that cannot hold together",
+        description="For each puzzle without a solution, print a minimal set of givens that "
+        "already contradict the rules (an unsatisfiable core over the givens, shrunk until "
+        "removing any one of them leaves a satisfiable set).",
+    )
+    add_input_options(parser)
+    parser.add_argument(
+        "--solver", default=CORE_SOLVER, help=f"pysat solver (default: {CORE_SOLVER})"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    solver = parse_solver(args.solver)
+    for index, puzzle in enumerate(load_puzzles(args), 1):
+        conflict = minimal_conflict(puzzle, solver=solver)
+        if conflict is None:
+            print(f"puzzle {index}: has a solution; nothing to explain")
+        elif not conflict:
+            print(f"puzzle {index}: the rules alone have no solution, whatever the givens")
+        else:
+            named = ", ".join(
+                f"{cell_name(cell)}={puzzle.symbols.symbol(d)}" for cell, d in conflict
+            )
+            plural = "s" if len(conflict) > 1 else ""
+            print(
+                f"puzzle {index}: {named}: conflict ({len(conflict)} given{plural} "
+                "that cannot hold together)"
+            )
+    return 0

@@ -1,0 +1,49 @@
+"""Explanations of contradictions: a minimal set of givens that cannot hold together.
+
+The rules are encoded once and the givens passed as assumptions; the solver's unsatisfiable core
+over them is then shrunk by deletion until dropping any one given makes the rest satisfiable.
+"""
+
+from __future__ import annotations
+
+from pysat.solvers import Solver
+
+from satsudoku.backends.sat import NON_INCREMENTAL
+from satsudoku.encoders.cnf import Encoding, encode_rules
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell
+from satsudoku.puzzle import Puzzle
+
+CORE_SOLVER = "cadical195"
+
+
+def minimal_conflict(
+    puzzle: Puzzle, *, encoding: Encoding = Encoding.EXTENDED, solver: str = CORE_SOLVER
+) -> list[tuple[Cell, int]] | None:
+    """A minimal set of givens (cell, digit) with no solution; None if the puzzle has one.
+
+    An empty list means the rules alone have no solution, whatever the givens.
+    """
+    if solver in NON_INCREMENTAL:
+        raise PuzzleError(f"solver {solver} ignores assumptions; explain needs another solver")
+    n = puzzle.size
+    formula = encode_rules(puzzle.shape, puzzle.constraints(), encoding)
+    givens = [i * n + d for i, d in enumerate(puzzle.givens.values) if d]
+    with Solver(name=solver, bootstrap_with=formula.clauses) as sat:
+        if sat.solve(assumptions=givens):
+            return None
+        core = _in_order(givens, sat.get_core() or [])
+        index = 0
+        while index < len(core):
+            trial = core[:index] + core[index + 1 :]
+            if sat.solve(assumptions=trial):
+                index += 1  # this given is needed for the contradiction
+            else:
+                core = _in_order(trial, sat.get_core() or [])  # the new core may be smaller still
+    return [(divmod((lit - 1) // n, n), (lit - 1) % n + 1) for lit in core]
+
+
+def _in_order(assumptions: list[int], core: list[int]) -> list[int]:
+    """The core's literals in the order of the assumptions (reading order of the cells)."""
+    members = set(core)
+    return [lit for lit in assumptions if lit in members]
