@@ -1,0 +1,237 @@
+"""CP-SAT models of a puzzle: integer cells with AllDifferent per house, or one-hot Booleans.
+
+A model depends only on shape and rules; givens live in the variable domains of
+`model.Proto()`, so one model serves a whole batch of puzzles of one shape (`set_givens`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Digit, Grid, Shape, cell_name
+from satsudoku.puzzle import Puzzle
+from satsudoku.rules import Rule
+
+
+class ModelKind(Enum):
+    """How a cell's digit is represented in the CP-SAT model."""
+
+    INTEGER = "integer"  # one IntVar per cell, AddAllDifferent per house
+    BOOLEAN = "boolean"  # one BoolVar per (cell, digit), exactly-one per cell and house-digit
+
+
+MODEL_NAMES = tuple(kind.value for kind in ModelKind)
+
+
+def model_kind(name: str | ModelKind) -> ModelKind:
+    """The model kind called `name`; a PuzzleError lists the choices otherwise."""
+    if isinstance(name, ModelKind):
+        return name
+    try:
+        return ModelKind(name)
+    except ValueError:
+        raise PuzzleError(
+            f"unknown CP-SAT model {name!r}; choose from {', '.join(MODEL_NAMES)}"
+        ) from None
+
+
+@dataclass
+class CpSatEncoding:
+    """A CP-SAT model of one shape + rule set, with the bookkeeping to swap givens in and out.
+
+    Cell variables come first in the proto, so a solution vector decodes without lookups:
+    integer model, variable `i` is cell `i` (row-major); Boolean model, variable `i*n + d-1`
+    means "cell `i` holds `d`". Not thread-safe: `set_givens` mutates the shared proto.
+    """
+
+    kind: ModelKind
+    size: int
+    model: cp_model.CpModel
+    domains: list[frozenset[Digit]]  # per cell: the digits its Allowed constraints leave
+    base: dict[int, list[int]]  # flattened proto domain of every cell variable, no givens
+    _fixed: list[int] = field(default_factory=list)  # variables the last `set_givens` narrowed
+
+    def conflict(self, givens: Grid) -> str | None:
+        """Why these givens cannot be posted as domains, or None when they can."""
+        n = self.size
+        for index, domain in enumerate(self.domains):
+            value = givens.values[index]
+            if not domain or (value and value not in domain):
+                allowed = ", ".join(map(str, sorted(domain))) or "no digit"
+                what = f"the given {value} is" if value else "no digit is"
+                return f"{cell_name(divmod(index, n))}: {what} outside its rules ({allowed})"
+        return None
+
+    def set_givens(self, givens: Grid) -> None:
+        """Fix every given through its variable's domain, undoing the previous puzzle's givens.
+
+        Check `conflict(givens)` first: a given outside its cell's domain would widen it.
+        """
+        variables = self.model.Proto().variables  # never IntVar.Proto(): 9.15 crashes at exit
+        for var in self._fixed:
+            _set_domain(variables[var].domain, self.base[var])
+        n = self.size
+        fixed: list[int] = []
+        for index, value in enumerate(givens.values):
+            if not value:
+                continue
+            if self.kind is ModelKind.INTEGER:
+                var, bounds = index, [value, value]
+            else:
+                var, bounds = index * n + value - 1, [1, 1]  # exactly-one clears the others
+            _set_domain(variables[var].domain, bounds)
+            fixed.append(var)
+        self._fixed = fixed
+
+    def decode(self, values: Sequence[int]) -> Grid:
+        """The grid in a CP-SAT solution vector (`response.solution`)."""
+        n = self.size
+        cells = n * n
+        if self.kind is ModelKind.INTEGER:
+            return Grid(n, tuple(values[:cells]))
+        digits = [0] * cells
+        for var in range(cells * n):
+            if values[var]:
+                digits[var // n] = var % n + 1
+        return Grid(n, tuple(digits))
+
+    def text(self) -> str:
+        """The model, with the current givens, as a CP-SAT text proto."""
+        return str(self.model.Proto())
+
+
+def _set_domain(domain: Any, bounds: Sequence[int]) -> None:
+    domain.clear()
+    domain.extend(bounds)
+
+
+def build(
+    shape: Shape, rules: Sequence[Rule] = (), kind: str | ModelKind = "integer"
+) -> CpSatEncoding:
+    """A fresh model of `shape` and `rules`, with no givens posted yet."""
+    kind = model_kind(kind)
+    constraints = lower(Puzzle.empty(shape, rules).constraints(), shape)
+    n = shape.size
+    every = frozenset(range(1, n + 1))
+    domains = [every] * (n * n)
+    for constraint in constraints:
+        if isinstance(constraint, Allowed):
+            r, c = constraint.cell
+            domains[r * n + c] = domains[r * n + c] & constraint.digits
+    builder = _IntegerBuilder if kind is ModelKind.INTEGER else _BooleanBuilder
+    model = builder(shape, domains).post(constraints)
+    variables = model.Proto().variables
+    cell_vars = n * n if kind is ModelKind.INTEGER else n * n * n
+    base = {var: list(variables[var].domain) for var in range(cell_vars)}
+    return CpSatEncoding(kind, n, model, domains, base)
+
+
+@lru_cache(maxsize=16)
+def _cached(shape: Shape, rules: tuple[Rule, ...], kind: ModelKind) -> CpSatEncoding:
+    return build(shape, rules, kind)
+
+
+def encoding_for(puzzle: Puzzle, kind: str | ModelKind = "integer") -> CpSatEncoding:
+    """The shared model for the puzzle's shape and rules (built once per process and kind)."""
+    kind = model_kind(kind)
+    try:
+        return _cached(puzzle.shape, puzzle.rules, kind)
+    except TypeError:  # a user rule that is not hashable: build afresh
+        return build(puzzle.shape, puzzle.rules, kind)
+
+
+def model_text(puzzle: Puzzle, model: str = "integer") -> str:
+    """The puzzle's CP-SAT model (givens as fixed domains) as a text proto, for other tools."""
+    encoding = build(puzzle.shape, puzzle.rules, model)
+    if reason := encoding.conflict(puzzle.givens):
+        raise PuzzleError(f"cannot write a CP-SAT model: {reason}")
+    encoding.set_givens(puzzle.givens)
+    return encoding.text()
+
+
+class _IntegerBuilder:
+    """Cells as IntVars whose domains are their allowed digits."""
+
+    def __init__(self, shape: Shape, domains: Sequence[frozenset[Digit]]) -> None:
+        self.model = cp_model.CpModel()
+        n = shape.size
+        self.n = n
+        self.cells: list[cp_model.IntVar] = []
+        for index, digits in enumerate(domains):
+            # An empty domain is not a valid proto; `conflict()` reports such a cell instead.
+            domain = cp_model.Domain.from_values(sorted(digits or {1}))
+            name = cell_name(divmod(index, n))
+            self.cells.append(self.model.new_int_var_from_domain(domain, name))
+
+    def post(self, constraints: Sequence[Constraint]) -> cp_model.CpModel:
+        n = self.n
+        for constraint in constraints:
+            if isinstance(constraint, AllDifferent):
+                self.model.add_all_different([self.cells[r * n + c] for r, c in constraint.cells])
+            elif isinstance(constraint, Table):
+                scope = [self.cells[r * n + c] for r, c in constraint.cells]
+                self.model.add_allowed_assignments(scope, sorted(constraint.tuples))
+        return self.model
+
+
+class _BooleanBuilder:
+    """Cells as one-hot BoolVars: the classic SAT view, posted as CP-SAT cardinality constraints."""
+
+    def __init__(self, shape: Shape, domains: Sequence[frozenset[Digit]]) -> None:
+        self.model = cp_model.CpModel()
+        n = shape.size
+        self.n = n
+        self.lits: list[cp_model.IntVar] = []
+        variables = self.model.Proto().variables
+        for index, digits in enumerate(domains):
+            name = cell_name(divmod(index, n))
+            for digit in range(1, n + 1):
+                lit = self.model.new_bool_var(f"{name}={digit}")
+                if digit not in digits:  # fixed to 0, not left out: keeps the numbering dense
+                    _set_domain(variables[lit.index].domain, [0, 0])
+                self.lits.append(lit)
+        for index in range(n * n):
+            self.model.add_exactly_one(self.lits[index * n : (index + 1) * n])
+
+    def lit(self, r: int, c: int, digit: Digit) -> cp_model.IntVar:
+        return self.lits[(r * self.n + c) * self.n + digit - 1]
+
+    def post(self, constraints: Sequence[Constraint]) -> cp_model.CpModel:
+        n = self.n
+        for constraint in constraints:
+            if isinstance(constraint, AllDifferent):
+                cells = dict.fromkeys(constraint.cells)
+                for digit in range(1, n + 1):
+                    lits = [self.lit(r, c, digit) for r, c in cells]
+                    if len(cells) == n:  # pigeonhole: a full house holds every digit once
+                        self.model.add_exactly_one(lits)
+                    else:
+                        self.model.add_at_most_one(lits)
+            elif isinstance(constraint, Table):
+                self._table(constraint)
+        return self.model
+
+    def _table(self, table: Table) -> None:
+        """Support encoding: one selector per tuple, exactly one chosen, each implying its digits.
+
+        The reverse implications (a digit needs a selected tuple that supports it) make unit
+        propagation on the selectors as strong as arc consistency on the table (Bacchus 2007).
+        """
+        rows = sorted(table.tuples)
+        selectors = [self.model.new_bool_var("") for _ in rows]
+        self.model.add_exactly_one(selectors)
+        for position, (r, c) in enumerate(table.cells):
+            supports: dict[Digit, list[cp_model.IntVar]] = {}
+            for selector, row in zip(selectors, rows, strict=True):
+                supports.setdefault(row[position], []).append(selector)
+                self.model.add_implication(selector, self.lit(r, c, row[position]))
+            for digit in range(1, self.n + 1):
+                self.model.add_bool_or([~self.lit(r, c, digit), *supports.get(digit, [])])

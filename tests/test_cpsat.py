@@ -1,0 +1,174 @@
+"""CP-SAT backend: real solves agree with the bitmask reference; counts, edge cases, model text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from ortools.sat.python import cp_model
+
+from satsudoku.backends import get_backend
+from satsudoku.backends.bitmask import BitmaskBackend
+from satsudoku.backends.cpsat import CpSatBackend
+from satsudoku.constraints import Allowed, Constraint, Less, Table
+from satsudoku.encoders.cpsat import MODEL_NAMES, build, model_text
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Grid, Shape
+from satsudoku.io import read_text
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+from tests.conftest import BUNDLED, grid_from_line, puzzle_from_line, sample_lines
+
+HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+
+
+@pytest.fixture(params=MODEL_NAMES)
+def cpsat(request: pytest.FixtureRequest) -> CpSatBackend:
+    return CpSatBackend(model=request.param)
+
+
+@dataclass(frozen=True)
+class _Extras:
+    """A test-only rule emitting every core kind plus a decomposable one."""
+
+    type: ClassVar[str] = "test-extras"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield Allowed((0, 0), frozenset({1, 3}))  # odd
+        yield Less((0, 1), (0, 2))  # decomposed into a Table by lower()
+        yield Table(((1, 0), (1, 1)), frozenset({(2, 1), (4, 3), (3, 4)}))
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+def sample_puzzles(path: Path, k: int, seed: int = 2026) -> list[Puzzle]:
+    """k puzzles of a one-puzzle-per-line file, drawn reproducibly, read by the real parser."""
+    return [read_text(line, source=path.name)[0] for line in sample_lines(path, k, seed)]
+
+
+def test_registry_builds_cpsat() -> None:
+    assert isinstance(get_backend("cpsat", model="integer", workers=2), CpSatBackend)
+
+
+@pytest.mark.parametrize("presolve", [True, False])
+def test_empty_4x4_has_288_grids(cpsat: CpSatBackend, presolve: bool) -> None:
+    cpsat.presolve = presolve
+    result = cpsat.solve(Puzzle.empty(Shape(2, 2)), limit=300)
+    assert len(result.solutions) == 288 and result.status is Status.MULTIPLE
+    assert result.count == 288 and result.proof and result.proof.method == "cp-exhausted"
+
+
+def test_empty_2x3_count_is_stopped_by_the_limit(cpsat: CpSatBackend) -> None:
+    result = cpsat.solve(Puzzle.empty(Shape(2, 3)), limit=50)  # 28,200 grids exist
+    assert len(result.solutions) == 50 and result.status is Status.MULTIPLE
+    assert result.count is None
+
+
+def test_agrees_with_bitmask_on_bundled_samples(cpsat: CpSatBackend) -> None:
+    reference = BitmaskBackend()
+    for path in sorted(BUNDLED.glob("*.txt")):
+        if path.name.endswith(".solutions.txt") or "x-sudoku" in path.name:
+            continue
+        for puzzle in sample_puzzles(path, 8):
+            expected, got = reference.solve(puzzle), cpsat.solve(puzzle)
+            assert got.status is expected.status, puzzle.origin
+            if expected.status is Status.UNIQUE:
+                assert got.solutions == expected.solutions
+
+
+def test_16x16_and_25x25_match_known_solutions() -> None:
+    backend = CpSatBackend()
+    for stem in ("16x16-acwing169-sample", "25x25-durr-example"):
+        puzzle = puzzle_from_line((BUNDLED / f"{stem}.txt").read_text())
+        known = grid_from_line((BUNDLED / f"{stem}.solutions.txt").read_text())
+        result = backend.solve(puzzle, limit=1)
+        assert result.status is Status.SOLVED and result.solution == known
+
+
+def test_limit_one_with_workers_solves() -> None:
+    result = CpSatBackend(workers=2).solve(puzzle_from_line(HARD), limit=1)
+    assert result.status is Status.SOLVED and result.stats["workers"] == 2
+
+
+def test_counting_uses_one_worker_even_when_more_are_asked() -> None:
+    result = CpSatBackend(workers=2).solve(Puzzle.empty(Shape(2, 2)), limit=300)
+    assert result.count == 288 and result.stats["workers"] == 1
+
+
+def test_clashing_givens_are_unsatisfiable(cpsat: CpSatBackend) -> None:
+    puzzle = puzzle_from_line("11" + "." * 79)
+    result = cpsat.solve(puzzle)
+    assert result.status is Status.UNSATISFIABLE and result.solutions == ()
+
+
+def test_unsatisfiable_without_direct_clash(cpsat: CpSatBackend) -> None:
+    # r1c9 sees 1..8 in its row, and 9 in its column: no digit is left for it.
+    puzzle = puzzle_from_line("12345678." + "........9" + "." * 63)
+    result = cpsat.solve(puzzle)
+    assert result.status is Status.UNSATISFIABLE
+    assert BitmaskBackend().solve(puzzle).status is Status.UNSATISFIABLE
+
+
+def test_given_outside_a_rule_domain_is_unsatisfiable(cpsat: CpSatBackend) -> None:
+    givens = Grid(4, (2,) + (0,) * 15)  # r1c1 must be odd
+    result = cpsat.solve(Puzzle(Shape(2, 2), givens, (_Extras(),)))  # type: ignore[arg-type]
+    assert result.status is Status.UNSATISFIABLE
+    assert result.proof and result.proof.method == "domain-conflict"
+
+
+def test_every_constraint_kind_counts_like_bitmask(cpsat: CpSatBackend) -> None:
+    puzzle = Puzzle.empty(Shape(2, 2), (_Extras(),))  # type: ignore[arg-type]
+    expected = BitmaskBackend().solve(puzzle, limit=300)
+    got = cpsat.solve(puzzle, limit=300)
+    assert got.count == expected.count and set(got.solutions) == set(expected.solutions)
+    assert 0 < (got.count or 0) < 288
+
+
+def test_timeout_gives_unknown() -> None:
+    puzzle = Puzzle.empty(Shape(5, 5))  # 625 cells: loading alone outlasts a microsecond
+    result = CpSatBackend().solve(puzzle, limit=2, timeout=1e-6)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert result.count is None
+
+
+def test_model_is_reused_across_a_batch() -> None:
+    backend = CpSatBackend()
+    first = puzzle_from_line(HARD)
+    second = puzzle_from_line("4" + "." * 80)
+    a1 = backend.solve(first)
+    backend.solve(second)  # different givens in the same proto
+    a2 = backend.solve(first)
+    assert a1.solutions == a2.solutions and a1.status is Status.UNIQUE
+
+
+@pytest.mark.parametrize("model", MODEL_NAMES)
+def test_model_text_parses_back_and_solves(model: str) -> None:
+    puzzle = puzzle_from_line(HARD)
+    text = model_text(puzzle, model=model)
+    parsed = cp_model.CpModel()
+    parsed.Proto().parse_text_format(text)
+    assert str(parsed.Proto()) == text
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(parsed) == cp_model.OPTIMAL
+    expected = BitmaskBackend().solve(puzzle).solution
+    assert build(puzzle.shape, (), model).decode(list(solver.response_proto.solution)) == expected
+
+
+def test_unknown_model_name_is_a_user_error() -> None:
+    with pytest.raises(PuzzleError, match="choose from integer, boolean"):
+        CpSatBackend(model="sparse")
+
+
+def test_agrees_with_bitmask_on_shared_data(shared_data: Path) -> None:
+    backend, reference = CpSatBackend(), BitmaskBackend()
+    for name in ("17clue.txt", "top1465.txt", "forum-hardest-1106.txt", "serg-benchmark.txt"):
+        for puzzle in sample_puzzles(shared_data / name, 10, seed=11):
+            expected, got = reference.solve(puzzle), backend.solve(puzzle)
+            assert got.status is expected.status, puzzle.origin
+            if got.status is Status.UNIQUE:
+                assert got.solutions == expected.solutions
