@@ -82,7 +82,10 @@ class _Run:
 
 
 def _counters(solver: Any) -> dict[str, int]:
-    stats = solver.accum_stats() or {}
+    try:
+        stats = solver.accum_stats() or {}
+    except NotImplementedError:  # Kissat exposes no statistics in pysat
+        stats = {}
     return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
 
 
@@ -187,7 +190,8 @@ class SatBackend:
 
     def close(self) -> None:
         """Free the incremental solver (also done when the backend is garbage-collected)."""
-        if self._session is not None:
+        if getattr(self, "_session", None) is not None:  # __init__ may have failed early
+            assert self._session is not None
             self._session.close()
             self._session = None
             self._session_key = None

@@ -1,0 +1,116 @@
+"""The SAT backend: statistics, limits, timeouts that stop, sessions, batches, certificates."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+
+from satsudoku import Puzzle, PuzzleError, Shape, Status, get_backend
+from satsudoku.backends import sat
+from satsudoku.backends.sat import SatBackend
+from satsudoku.constraints import Allowed, Constraint
+from satsudoku.proof.certificate import SatCertificate, check_certificate
+from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
+
+NINE = Shape(3, 3)
+
+
+def _puzzles(name: str, k: int) -> list[Puzzle]:
+    return [puzzle_from_line(line, NINE) for line in sample_lines(BUNDLED / name, k)]
+
+
+def test_statistics_are_reported() -> None:
+    result = SatBackend().solve(_puzzles("top1465.txt", 1)[0])
+    assert result.status is Status.UNIQUE
+    for key in ("variables", "clauses", "conflicts", "decisions", "propagations", "time_s"):
+        assert key in result.stats
+    assert result.stats["variables"] == 729 and result.proof is not None
+    assert result.proof.method == "sat-refutation"
+
+
+def test_limit_one_is_solved_and_limit_counts() -> None:
+    backend = SatBackend()
+    assert backend.solve(_puzzles("17clue.txt", 1)[0], limit=1).status is Status.SOLVED
+    result = backend.solve(Puzzle.empty(Shape(2, 2)), limit=5)
+    assert result.status is Status.MULTIPLE and len(set(result.solutions)) == 5
+
+
+@dataclass(frozen=True)
+class _Pigeons:
+    """Row 1 may only use digits 1..n-1: a hidden pigeonhole, hopeless for CDCL (minimal CNF)."""
+
+    type: ClassVar[str] = "test-pigeons"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        digits = frozenset(range(1, shape.size))
+        for c in range(shape.size):
+            yield Allowed((0, c), digits)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_timeout_really_stops(solver: str) -> None:
+    puzzle = Puzzle.empty(Shape(4, 4), [_Pigeons()])
+    start = time.perf_counter()
+    result = SatBackend(encoding="minimal", solver=solver).solve(puzzle, timeout=0.5)
+    assert time.perf_counter() - start < 3.0
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+
+
+def test_timeout_during_enumeration_keeps_what_was_found() -> None:
+    start = time.perf_counter()
+    result = SatBackend().solve(Puzzle.empty(NINE), limit=10**9, timeout=0.3)
+    assert time.perf_counter() - start < 3.0
+    assert result.status is Status.MULTIPLE and result.stats["stopped"] == "timeout"
+
+
+def test_solvers_that_cannot_stop_refuse_a_timeout() -> None:
+    with pytest.raises(PuzzleError, match="cannot stop early"):
+        SatBackend(solver="lingeling").solve(_puzzles("17clue.txt", 1)[0], timeout=1.0)
+
+
+def test_bad_names_are_user_errors() -> None:
+    with pytest.raises(PuzzleError, match="unknown encoding"):
+        SatBackend(encoding="tiny")
+    with pytest.raises(PuzzleError, match="unknown SAT solver"):
+        SatBackend(solver="picosat")
+    with pytest.raises(PuzzleError, match="at-most-one"):
+        SatBackend(amo="magic")
+
+
+def test_kissat_runs_one_shot_without_assumptions() -> None:
+    backend = SatBackend(solver="kissat404")
+    for puzzle in _puzzles("serg-benchmark.txt", 3) + _puzzles("top1465.txt", 2):
+        assert backend.solve(puzzle).status is get_backend("bitmask").solve(puzzle).status
+
+
+def test_session_rebuilds_and_batches_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sat, "REBUILD_EVERY", 3)
+    puzzles = _puzzles("serg-benchmark.txt", 5) + _puzzles("forum-hardest-1106.txt", 5)
+    puzzles.append(Puzzle.empty(Shape(2, 2)))  # a new shape switches the session
+    puzzles += _puzzles("17clue.txt", 3)
+    expected = [get_backend("bitmask").solve(p) for p in puzzles]
+    got = list(SatBackend().solve_many(puzzles))
+    assert [r.status for r in got] == [r.status for r in expected]
+    assert [r.solution for r in got if r.status is Status.UNIQUE] == [
+        r.solution for r in expected if r.status is Status.UNIQUE
+    ]
+
+
+@pytest.mark.parametrize("line", ["11" + "." * 79, None])
+def test_certify_attaches_a_checkable_certificate(line: str | None) -> None:
+    puzzle = puzzle_from_line(line, NINE) if line else _puzzles("top1465.txt", 1)[0]
+    result = SatBackend().solve(puzzle, certify=True)
+    assert result.status in (Status.UNIQUE, Status.UNSATISFIABLE)
+    assert result.proof is not None
+    certificate = result.proof.certificate
+    assert isinstance(certificate, SatCertificate)
+    assert certificate.status == result.status.value
+    assert check_certificate(certificate).ok
+    assert result.proof.to_json()["certificate"]["lemmas"] >= 0

@@ -1,0 +1,98 @@
+"""The SAT subcommands through `satsudoku.cli.main`: exit codes and output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from satsudoku.cli import main
+from satsudoku.proof.drat import parse_dimacs
+from tests.conftest import BUNDLED, sample_lines
+
+CLASH = "11" + "." * 79  # two 1s in row 1
+
+
+@pytest.fixture
+def two_puzzles(tmp_path: Path) -> Path:
+    path = tmp_path / "two.txt"
+    path.write_text("\n".join(sample_lines(BUNDLED / "top1465.txt", 2)) + "\n")
+    return path
+
+
+def test_solve_with_the_sat_backend(two_puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", str(two_puzzles), "--backend", "sat", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "unique"]
+    assert records[0]["backend"] == "sat" and "conflicts" in records[0]["stats"]
+
+
+def test_prove_then_verify_then_tamper(
+    two_puzzles: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    certs = tmp_path / "certs"
+    assert main(["prove", str(two_puzzles), "--certificate", str(certs)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("unique") == 2 and "checked" in out
+    assert main(["verify-certificate", str(certs)]) == 0
+    assert capsys.readouterr().out.count("VERIFIED") == 2
+    (certs / "0002" / "proof.drat").write_text("0\n")
+    assert main(["verify-certificate", str(certs / "0002")]) == 1
+    assert "REJECTED" in capsys.readouterr().out
+
+
+def test_prove_unsatisfiable_and_multiple(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(CLASH + "\n" + "." * 81 + "\n")
+    assert main(["prove", str(path), "--certificate", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("puzzle 1: unsatisfiable") and "multiple" in out[1]
+    assert main(["verify-certificate", str(tmp_path / "c")]) == 0
+
+
+def test_verify_certificate_of_nothing_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify-certificate", str(tmp_path)]) == 1
+    assert "no manifest.json" in capsys.readouterr().err
+
+
+def test_encode_writes_dimacs(two_puzzles: Path, tmp_path: Path) -> None:
+    out = tmp_path / "p.cnf"
+    args = ["encode", str(two_puzzles), "--index", "2", "--encoding", "reduced", "-o", str(out)]
+    assert main(args) == 0
+    text = out.read_text()
+    assert "c encoding: reduced" in text and "c numbering: var(r, c, d)" in text
+    num_vars, clauses = parse_dimacs(text)
+    assert num_vars == 729 and 0 < len(clauses) < 4000
+
+
+def test_encode_needs_an_index_for_several_puzzles(
+    two_puzzles: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["encode", str(two_puzzles)]) == 1
+    assert "--index" in capsys.readouterr().err
+
+
+def test_encode_for_cpsat(two_puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["encode", str(two_puzzles), "--index", "1", "--backend", "cpsat"])
+    captured = capsys.readouterr()
+    assert code == 0 and captured.out.strip() or code == 2 and "cpsat" in captured.err
+
+
+def test_explain_names_the_clashing_givens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Row 1 leaves r1c9 only digit 9, which column 9 already holds at r9c9: five givens
+    # are needed for that (r1c1..r1c8 are all given here; the others are noise).
+    row = "12345678." + "." * 63 + "........9"
+    path = tmp_path / "bad.txt"
+    path.write_text(CLASH + "\n" + row + "\n" + "." * 81 + "\n")
+    assert main(["explain", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "puzzle 1: r1c1=1, r1c2=1: conflict (2 givens that cannot hold together)"
+    assert "r9c9=9" in out[1] and "(9 givens" in out[1]
+    assert out[2] == "puzzle 3: has a solution; nothing to explain"
