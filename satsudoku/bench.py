@@ -1,0 +1,481 @@
+"""The experiment harness: datasets × backend configurations → rows, summaries and plots.
+
+Rows stream to a CSV or JSON Lines file as they are measured, so an interrupted run keeps its
+work and `resume` continues it; each run also records what makes it reproducible.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import platform
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any, TextIO
+
+from satsudoku.backends import Backend, available, get_backend
+from satsudoku.errors import PuzzleError
+from satsudoku.io import iter_puzzles, read_text
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Result, Status
+
+DEFAULT_CONFIGS = ("bitmask", "sat:extended", "sat:minimal", "cpsat")
+COLUMNS = ("dataset", "index", "config", "status", "time_s", "solved", "source", "stats")
+_OPTION_OF = {"sat": "encoding", "cpsat": "model"}  # what `backend:VALUE` sets
+
+Row = dict[str, Any]
+Key = tuple[str, int, str]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One column of the experiment: a backend and its options, named as on the command line."""
+
+    name: str
+    backend: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def make(self) -> Backend:
+        return get_backend(self.backend, **self.options)
+
+
+def parse_configs(text: str, *, solver: str | None = None) -> list[Config]:
+    """`bitmask,sat:extended,cpsat:integer` → configurations; `solver` applies to every sat one."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise PuzzleError("--backends is empty; e.g. --backends bitmask,sat:extended,cpsat")
+    configs: list[Config] = []
+    for name in names:
+        backend, _, value = name.partition(":")
+        if backend not in available():
+            raise PuzzleError(
+                f"--backends: {backend!r} is not available; choose from {', '.join(available())}"
+            )
+        options: dict[str, Any] = {}
+        if value:
+            if backend not in _OPTION_OF:
+                raise PuzzleError(f"--backends: {backend!r} takes no ':{value}' variant")
+            options[_OPTION_OF[backend]] = value
+        if solver and backend == "sat":
+            options["solver"] = solver
+        config = Config(name, backend, options)
+        config.make()  # fail now, with the backend's own message, on a bad variant name
+        configs.append(config)
+    if len({c.name for c in configs}) != len(configs):
+        raise PuzzleError("--backends names a configuration twice")
+    return configs
+
+
+@dataclass(frozen=True)
+class Task:
+    """One puzzle of one dataset; `index` is its position in the file (stable across samples)."""
+
+    dataset: str
+    index: int
+    puzzle: Puzzle
+
+
+def load_tasks(paths: Sequence[str], *, sample: int | None, seed: int) -> list[Task]:
+    """Every puzzle of every dataset, or `sample` of each drawn with `seed`."""
+    names = [Path(path).name for path in paths]
+    if len(set(names)) != len(names):
+        raise PuzzleError("two datasets share a file name; rows could not be told apart")
+    tasks: list[Task] = []
+    for path, name in zip(paths, names, strict=True):
+        chosen = _sample_lines(path, sample, seed) if sample else None
+        if chosen is None:
+            puzzles = list(enumerate(iter_puzzles(path)))
+            if sample and len(puzzles) > sample:
+                picked = sorted(random.Random(seed).sample(range(len(puzzles)), sample))
+                puzzles = [puzzles[i] for i in picked]
+            chosen = puzzles
+        if not chosen:
+            raise PuzzleError(f"{path}: no puzzles found")
+        tasks.extend(Task(name, index, puzzle) for index, puzzle in chosen)
+    return tasks
+
+
+def _sample_lines(path: str, k: int, seed: int) -> list[tuple[int, Puzzle]] | None:
+    """Fast sampling for one-puzzle-per-line files: parse only the drawn lines.
+
+    Returns None when the file is not of that kind, and the caller parses it whole.
+    """
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            lines = [
+                (number, text)
+                for number, text in enumerate((line.strip() for line in handle), start=1)
+                if text and not text.startswith("#")
+            ]
+    except (OSError, UnicodeDecodeError):
+        return None  # iter_puzzles reports it properly
+    picked = sorted(random.Random(seed).sample(range(len(lines)), min(k, len(lines))))
+    out: list[tuple[int, Puzzle]] = []
+    for index in picked:
+        number, text = lines[index]
+        try:
+            puzzles = read_text(text, source=path)
+        except PuzzleError:
+            return None
+        if len(puzzles) != 1:
+            return None
+        puzzles[0] = replace(puzzles[0], origin=f"{path}:{number}")
+        out.append((index, puzzles[0]))
+    return out
+
+
+def measure(
+    task: Task, config: Config, backend: Backend, *, limit: int, timeout: float | None
+) -> tuple[Row, Result]:
+    """Solve one task with one configuration; the row and the result it came from."""
+    start = time.perf_counter()
+    result = backend.solve(task.puzzle, limit=limit, timeout=timeout)
+    elapsed = time.perf_counter() - start
+    row: Row = {
+        "dataset": task.dataset,
+        "index": task.index,
+        "config": config.name,
+        "status": result.status.value,
+        "time_s": round(elapsed, 6),
+        "solved": result.status is not Status.UNKNOWN,
+        "source": task.puzzle.origin or "",
+        "stats": {k: v for k, v in result.stats.items() if k != "time_s"},
+    }
+    return row, result
+
+
+# Per-process state of the worker pool: backends are built once per process, not per task.
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(configs: Sequence[Config], limit: int, timeout: float | None, check: bool) -> None:
+    _WORKER.update(
+        configs=configs,
+        backends=[c.make() for c in configs],
+        limit=limit,
+        timeout=timeout,
+        check=check,
+    )
+
+
+def _run_task(task: Task) -> tuple[list[Row], str | None]:
+    """Every configuration on one puzzle; with cross-checking, any disagreement's report."""
+    rows: list[Row] = []
+    results: dict[str, Result] = {}
+    for config, backend in zip(_WORKER["configs"], _WORKER["backends"], strict=True):
+        row, result = measure(
+            task, config, backend, limit=_WORKER["limit"], timeout=_WORKER["timeout"]
+        )
+        rows.append(row)
+        results[config.name] = result
+    problem = None
+    if _WORKER["check"]:
+        from satsudoku.crosscheck import disagreement
+
+        problem = disagreement(task.puzzle, results)
+    return rows, problem
+
+
+def run(
+    tasks: Sequence[Task],
+    configs: Sequence[Config],
+    *,
+    limit: int = 2,
+    timeout: float | None = None,
+    workers: int = 1,
+    cross_check: bool = False,
+) -> Iterator[tuple[list[Row], str | None]]:
+    """Rows of every task, one task (all configurations) at a time, in `workers` processes."""
+    if workers <= 1:
+        _init_worker(configs, limit, timeout, cross_check)
+        yield from map(_run_task, tasks)
+        return
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        initializer=_init_worker,
+        initargs=(tuple(configs), limit, timeout, cross_check),
+    ) as pool:
+        yield from pool.map(_run_task, tasks, chunksize=4)
+
+
+def pending(tasks: Sequence[Task], configs: Sequence[Config], done: set[Key]) -> list[Task]:
+    """Tasks with at least one configuration not yet measured (everything reruns for those)."""
+    names = [c.name for c in configs]
+    return [t for t in tasks if any((t.dataset, t.index, n) not in done for n in names)]
+
+
+def metadata_record(
+    *,
+    seed: int,
+    sample: int | None,
+    timeout: float | None,
+    workers: int,
+    limit: int,
+    configs: Sequence[Config],
+    datasets: Sequence[str],
+    argv: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """What makes a run reproducible: versions, machine, options, inputs, command line."""
+    return {
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": shlex.join(argv if argv is not None else sys.argv),
+        "satsudoku": _version("satsudoku"),
+        "python-sat": _version("python-sat"),
+        "ortools": _version("ortools"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": _cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "seed": seed,
+        "sample": sample,
+        "timeout_s": timeout,
+        "workers": workers,
+        "limit": limit,
+        "configs": {c.name: {"backend": c.backend, **c.options} for c in configs},
+        "datasets": {Path(p).name: {"path": str(p), "sha256": _sha256(p)} for p in datasets},
+    }
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _sha256(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class RowWriter:
+    """Appends rows to a .csv or .jsonl file, flushing each, after one metadata record.
+
+    CSV keeps metadata in `# meta {json}` comment lines (pandas: `comment="#"`); JSON Lines
+    keeps it as a `{"meta": ...}` line. A resumed run appends a new metadata record.
+    """
+
+    def __init__(self, path: str, meta: Mapping[str, Any], *, resume: bool) -> None:
+        self.path = path
+        self.csv = _is_csv(path)
+        exists = resume and Path(path).exists() and Path(path).stat().st_size > 0
+        self.handle: TextIO = open(path, "a" if exists else "w", encoding="utf-8", newline="")
+        if self.csv:
+            self.handle.write(f"# meta {json.dumps(meta)}\n")
+            self.writer = csv.DictWriter(self.handle, COLUMNS)
+            if not exists:
+                self.writer.writeheader()
+        else:
+            self.handle.write(json.dumps({"meta": meta}) + "\n")
+        self.handle.flush()
+
+    def write(self, rows: Iterable[Row]) -> None:
+        for row in rows:
+            if self.csv:
+                self.writer.writerow({**row, "stats": json.dumps(row["stats"])})
+            else:
+                self.handle.write(json.dumps(row) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def _is_csv(path: str) -> bool:
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".csv", ".jsonl"):
+        raise PuzzleError(f"--out {path}: use a .csv or .jsonl file name")
+    return suffix == ".csv"
+
+
+def read_rows(path: str) -> list[Row]:
+    """The rows of an earlier run's output (metadata records skipped), for --resume."""
+    csv_file = _is_csv(path)
+    if not Path(path).exists():
+        return []
+    rows: list[Row] = []
+    with open(path, encoding="utf-8", newline="") as handle:
+        if csv_file:
+            lines = (line for line in handle if not line.startswith("#"))
+            for record in csv.DictReader(lines):
+                if record.get("config") is None or record.get("time_s") in (None, ""):
+                    continue  # a line cut short by an interruption
+                rows.append(
+                    {
+                        **record,
+                        "index": int(record["index"]),
+                        "time_s": float(record["time_s"]),
+                        "solved": record["solved"] == "True",
+                        "stats": json.loads(record["stats"] or "{}"),
+                    }
+                )
+        else:
+            for line in handle:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by an interruption
+                if "meta" not in record:
+                    rows.append(record)
+    return rows
+
+
+def row_key(row: Row) -> Key:
+    return (str(row["dataset"]), int(row["index"]), str(row["config"]))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Throughput and latency of one configuration on one dataset (times in seconds)."""
+
+    dataset: str
+    config: str
+    puzzles: int
+    solved: int
+    per_second: float
+    median: float
+    p90: float
+    p99: float
+    maximum: float
+
+
+def summarize(rows: Iterable[Row]) -> list[Summary]:
+    """One Summary per (dataset, configuration), in first-seen order."""
+    groups: dict[tuple[str, str], list[Row]] = {}
+    for row in rows:
+        groups.setdefault((str(row["dataset"]), str(row["config"])), []).append(row)
+    out = []
+    for (dataset, config), group in groups.items():
+        times = sorted(float(r["time_s"]) for r in group)
+        total = sum(times)
+        out.append(
+            Summary(
+                dataset,
+                config,
+                len(times),
+                sum(1 for r in group if r["solved"]),
+                len(times) / total if total > 0 else float("inf"),
+                statistics.median(times),
+                _quantile(times, 0.90),
+                _quantile(times, 0.99),
+                times[-1],
+            )
+        )
+    return out
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    """Nearest-rank quantile: the smallest time at least a fraction q of runs stayed within."""
+    rank = math.ceil(round(q * len(ordered), 9))  # round: 0.9 * 10 is 9.000000000000002
+    return ordered[min(len(ordered), max(1, rank)) - 1]
+
+
+def format_summary(summaries: Sequence[Summary], *, markdown: bool = False) -> str:
+    """The summary as an aligned text table, or as a Markdown table."""
+    header = [
+        "dataset",
+        "config",
+        "puzzles",
+        "solved",
+        "puzzles/s",
+        "median ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+    ]
+    body = [
+        [
+            s.dataset,
+            s.config,
+            str(s.puzzles),
+            f"{s.solved}/{s.puzzles}",
+            f"{s.per_second:.1f}",
+            f"{s.median * 1e3:.2f}",
+            f"{s.p90 * 1e3:.2f}",
+            f"{s.p99 * 1e3:.2f}",
+            f"{s.maximum * 1e3:.1f}",
+        ]
+        for s in summaries
+    ]
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * 7]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        return "\n".join(lines)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in [header, *body]
+    )
+
+
+def require_matplotlib() -> None:
+    """Fail before measuring anything when --plot cannot be honoured."""
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        raise PuzzleError("--plot needs matplotlib: pip install 'satsudoku[plot]'") from None
+
+
+def plot(rows: Sequence[Row], summaries: Sequence[Summary], path: str) -> None:
+    """A cactus plot (puzzles solved vs. time per puzzle) and per-dataset throughput bars."""
+    require_matplotlib()
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never needs a display
+    import matplotlib.pyplot as plt
+
+    configs = list(dict.fromkeys(str(r["config"]) for r in rows))
+    datasets = list(dict.fromkeys(s.dataset for s in summaries))
+    figure, (cactus, bars) = plt.subplots(1, 2, figsize=(13, 5))
+    for config in configs:
+        times = sorted(float(r["time_s"]) for r in rows if r["config"] == config and r["solved"])
+        cactus.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=config)
+    cactus.set(
+        yscale="log",
+        xlabel="puzzles solved",
+        ylabel="time per puzzle (s)",
+        title="Cactus plot (all datasets)",
+    )
+    cactus.grid(True, which="both", alpha=0.3)
+    cactus.legend()
+    width = 0.8 / max(1, len(configs))
+    rate = {(s.dataset, s.config): s.per_second for s in summaries}
+    for k, config in enumerate(configs):
+        xs = [i + k * width for i in range(len(datasets))]
+        bars.bar(xs, [rate.get((d, config), 0.0) for d in datasets], width, label=config)
+    bars.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(datasets))])
+    bars.set_xticklabels([Path(d).stem for d in datasets], rotation=20, ha="right")
+    bars.set(yscale="log", ylabel="puzzles per second", title="Throughput per dataset")
+    bars.grid(True, axis="y", which="both", alpha=0.3)
+    bars.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
