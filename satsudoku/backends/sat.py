@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from pysat.solvers import Solver, SolverNames
@@ -89,14 +90,25 @@ def _counters(solver: Any) -> dict[str, int]:
     return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
 
 
+@lru_cache(maxsize=16)
+def _rules_formula(
+    key: tuple[Shape, tuple[Rule, ...]], encoding: Encoding, amo: AtMostOne
+) -> tuple[CnfFormula, int]:
+    """The rules of a shape as CNF (never mutated) and its variable count, shared by every
+    session and backend that needs them."""
+    shape, rules = key
+    formula = encode_rules(shape, Puzzle.empty(shape, rules).constraints(), encoding, amo)
+    return formula, formula.used_vars()
+
+
 class _Session:
     """An incremental solver for one shape and rule set; givens arrive as assumptions."""
 
-    def __init__(self, formula: CnfFormula, solver_name: str) -> None:
+    def __init__(self, formula: CnfFormula, used_vars: int, solver_name: str) -> None:
         self.formula = formula
         self.solver_name = solver_name
         self.n = formula.shape.size
-        self.used_vars = formula.used_vars()
+        self.used_vars = used_vars
         self.solver: Any = None
         self.solved = 0
         self.next_var = 0
@@ -268,8 +280,8 @@ class SatBackend:
         if same and self._session is not None:
             return self._session
         self.close()
-        formula = encode_rules(puzzle.shape, puzzle.constraints(), self.encoding, self.amo)
-        self._session = _Session(formula, self.solver)
+        formula, used = _rules_formula(key, self.encoding, self.amo)
+        self._session = _Session(formula, used, self.solver)
         self._session_key = key
         return self._session
 
