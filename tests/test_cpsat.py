@@ -172,3 +172,24 @@ def test_agrees_with_bitmask_on_shared_data(shared_data: Path) -> None:
             assert got.status is expected.status, puzzle.origin
             if got.status is Status.UNIQUE:
                 assert got.solutions == expected.solutions
+
+
+def test_certified_mode_checks_cpsat_drat_with_our_checker() -> None:
+    backend = CpSatBackend(certified=True)
+    for line in sample_lines(BUNDLED / "forum-hardest-1106.txt", 3) + [HARD]:
+        result = backend.solve(puzzle_from_line(line))
+        assert result.status is Status.UNIQUE and result.proof is not None
+        assert result.proof.method == "cp-drat" and result.proof.details["certified"] is True
+    unsat = backend.solve(puzzle_from_line("12345678." + "........9" + "." * 63))
+    assert unsat.status is Status.UNSATISFIABLE and unsat.proof
+    assert unsat.proof.method == "cp-drat"
+    multiple = backend.solve(Puzzle.empty(Shape(2, 2)))
+    assert multiple.proof and multiple.proof.method == "witness"  # two grids need no refutation
+
+
+def test_certified_mode_is_classic_only() -> None:
+    rules = (_Extras(),)
+    grid = BitmaskBackend().solve(Puzzle.empty(Shape(2, 2), rules), limit=1).solution  # type: ignore[arg-type]
+    assert grid is not None
+    with pytest.raises(PuzzleError, match="classic Sudoku only"):
+        CpSatBackend(certified=True).solve(Puzzle(Shape(2, 2), grid, rules))  # type: ignore[arg-type]

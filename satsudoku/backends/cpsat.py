@@ -6,7 +6,10 @@ Verdicts are solver-trusted: "unique" means CP-SAT reported its enumeration exha
 
 from __future__ import annotations
 
+import fcntl
+import itertools
 import time
+from pathlib import Path
 
 from ortools.sat.python import cp_model
 
@@ -55,12 +58,19 @@ class CpSatBackend:
 
     name = "cpsat"
 
-    def __init__(self, model: str = "boolean", workers: int = 1, presolve: bool = False) -> None:
+    def __init__(
+        self,
+        model: str = "boolean",
+        workers: int = 1,
+        presolve: bool = False,
+        certified: bool = False,
+    ) -> None:
         if workers < 1:
             raise PuzzleError(f"--workers must be at least 1, not {workers}")
         self.kind = model_kind(model)
         self.workers = workers
         self.presolve = presolve
+        self.certified = certified  # re-prove unique/unsatisfiable verdicts with checked DRAT
         self._solver = cp_model.CpSolver()
         for name, value in _TUNED.items():
             setattr(self._solver.parameters, name, value)
@@ -114,8 +124,13 @@ class CpSatBackend:
             exhausted=exhausted,
             limit=limit,
             stats=stats,
-            proof=_proof(exhausted, found, solver.status_name(status)),
+            proof=self._evidence(puzzle, exhausted, found, solver.status_name(status)),
         )
+
+    def _evidence(self, puzzle: Puzzle, exhausted: bool, found: list[Grid], status: str) -> Proof:
+        if self.certified and exhausted and len(found) <= 1:
+            return certify(puzzle, found[0] if found else None)
+        return _proof(exhausted, found, status)
 
 
 def _proof(exhausted: bool, found: list[Grid], status: str) -> Proof:
@@ -124,3 +139,66 @@ def _proof(exhausted: bool, found: list[Grid], status: str) -> Proof:
     if len(found) >= 2:
         return Proof("witness", {"status": status, "complete": False})
     return Proof("none", {"status": status, "complete": False})
+
+
+# CP-SAT 9.15 writes DRAT only to the fixed path of its C++ flag --cp_model_drat_output, which
+# Python cannot set; a lock file serialises satsudoku processes around it.
+DRAT_PATH = Path("/tmp/drat.txt")
+_DRAT_LOCK = Path("/tmp/drat.txt.satsudoku.lock")
+
+
+def certify(puzzle: Puzzle, solution: Grid | None) -> Proof:
+    """Refute "another grid exists" (or "any grid exists") with CP-SAT DRAT, checked by us.
+
+    The clause model is classic Sudoku CNF (cell/house at-least-one, pairwise at-most-one,
+    givens as units, plus the blocking clause of `solution`); CP-SAT solves it with presolve
+    off, linearization and symmetry level 0 and one worker, the only setting in which it emits
+    DRAT, and `satsudoku.proof.drat` checks that proof against exactly these clauses.
+    """
+    from satsudoku.proof.drat import check_drat, parse_drat
+
+    clauses = _clauses(puzzle, solution)
+    model = cp_model.CpModel()
+    literals = [model.new_bool_var(f"v{k}") for k in range(1, puzzle.size**3 + 1)]
+    for clause in clauses:
+        model.add_bool_or([literals[v - 1] if v > 0 else ~literals[-v - 1] for v in clause])
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.cp_model_presolve = False
+    params.linearization_level = 0
+    params.symmetry_level = 0
+    params.output_drat_proof = True
+    with open(_DRAT_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        DRAT_PATH.unlink(missing_ok=True)
+        status = solver.solve(model)
+        text = DRAT_PATH.read_text() if DRAT_PATH.exists() else ""
+    details: dict[str, object] = {"clauses": len(clauses), "variables": puzzle.size**3}
+    if status != cp_model.INFEASIBLE:
+        raise BackendBugError(f"certification solve found {solver.status_name(status)}")
+    verdict = check_drat(clauses, parse_drat(text))
+    details.update(certified=verdict.ok, check=verdict.message, lemmas=verdict.lemmas)
+    return Proof("cp-drat" if verdict.ok else "cp-exhausted", {**details, "complete": True})
+
+
+def _clauses(puzzle: Puzzle, solution: Grid | None) -> list[list[int]]:
+    """Classic Sudoku CNF over variable (cell*n + digit), 1-based; rules are not supported."""
+    if puzzle.rules:
+        raise PuzzleError("certified CP mode covers classic Sudoku only (no variant rules)")
+    n = puzzle.size
+    clauses: list[list[int]] = []
+    for i in range(n * n):  # each cell holds one digit
+        cell = [i * n + d for d in range(1, n + 1)]
+        clauses.append(cell)
+        clauses += [[-a, -b] for a, b in itertools.combinations(cell, 2)]
+    for house in puzzle.shape.house_indices:  # each house holds each digit once
+        for d in range(1, n + 1):
+            clauses.append([i * n + d for i in house])
+            clauses += [[-(i * n + d), -(j * n + d)] for i, j in itertools.combinations(house, 2)]
+    clauses += [[i * n + v] for i, v in enumerate(puzzle.givens.values) if v]
+    if solution is not None:  # "some open cell differs from `solution`"
+        clauses.append(
+            [-(i * n + v) for i, v in enumerate(solution.values) if not puzzle.givens.values[i]]
+        )
+    return clauses
