@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from satsudoku.errors import PuzzleError
 
@@ -55,8 +55,8 @@ class Shape:
         if size < 1 or size > MAX_SIZE:
             raise PuzzleError(f"size {size} is outside the supported 1..{MAX_SIZE}")
         if size == 1:
-            return cls(1, 1)
-        return cls(*default_box(size))
+            return regular_shape(1, 1)
+        return regular_shape(*default_box(size))
 
     @classmethod
     def jigsaw(cls, labels: Sequence[Sequence[str]]) -> Shape:
@@ -116,11 +116,11 @@ class Shape:
         yield from self.columns()
         yield from self.regions()
 
-    @cached_property
+    @property
     def house_indices(self) -> tuple[tuple[int, ...], ...]:
-        """Every house as flat row-major indices, computed once per shape (hot in verify)."""
-        n = self.size
-        return tuple(tuple(r * n + c for r, c in house) for house in self.houses())
+        """Every house as flat row-major indices, computed once per distinct shape (hot in
+        verify, which runs on every solution of every puzzle)."""
+        return _house_indices(self)
 
     @cached_property
     def region_labels(self) -> tuple[str, ...]:
@@ -138,6 +138,18 @@ class Shape:
         if self.is_jigsaw:
             return f"{n}x{n} jigsaw"
         return f"{n}x{n} ({self.box_rows}x{self.box_cols} boxes)"
+
+
+@lru_cache(maxsize=64)
+def regular_shape(box_rows: int, box_cols: int) -> Shape:
+    """One shared Shape per box size, so per-shape caches are hit across a whole file."""
+    return Shape(box_rows, box_cols)
+
+
+@lru_cache(maxsize=64)
+def _house_indices(shape: Shape) -> tuple[tuple[int, ...], ...]:
+    n = shape.size
+    return tuple(tuple(r * n + c for r, c in house) for house in shape.houses())
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,19 +17,22 @@ def violations(puzzle: Puzzle, grid: Grid) -> list[str]:
     if grid.size != n:
         return [f"grid is {grid.size}x{grid.size}, puzzle is {n}x{n}"]
     problems: list[str] = []
-    for index, value in enumerate(grid.values):
-        if not 1 <= value <= n:
-            problems.append(f"{cell_name(divmod(index, n))} holds {value}, not a digit 1..{n}")
-    if problems:
-        return problems
-    for cell, given in puzzle.given_cells():
-        if grid[cell] != given:
-            problems.append(f"{cell_name(cell)} is {grid[cell]} but the given is {given}")
     cells = grid.values
+    if min(cells) < 1 or max(cells) > n:
+        for index, value in enumerate(cells):
+            if not 1 <= value <= n:
+                problems.append(f"{cell_name(divmod(index, n))} holds {value}, not a digit 1..{n}")
+        return problems
+    for index, given in enumerate(puzzle.givens.values):
+        if given and cells[index] != given:
+            cell = cell_name(divmod(index, n))
+            problems.append(f"{cell} is {cells[index]} but the given is {given}")
     for house in puzzle.shape.house_indices:
         if len({cells[i] for i in house}) != n:
             first, last = divmod(house[0], n), divmod(house[-1], n)
             problems.append(f"house {cell_name(first)}..{cell_name(last)} repeats a digit")
+    if not puzzle.rules:
+        return problems
     values = grid.filled()
     for constraint in puzzle.rule_constraints():
         if not constraint.check(values):

@@ -76,11 +76,30 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
         metavar="S",
         help="seconds per puzzle; the verdict is 'unknown' when it runs out",
     )
-    parser.add_argument(
+    tuning = parser.add_argument_group("backend tuning (each applies to one backend)")
+    tuning.add_argument(
         "--max-nodes",
         type=positive_int,
         metavar="N",
         help="bitmask: search-node budget per puzzle (verdict 'unknown' when exhausted)",
+    )
+    tuning.add_argument(
+        "--encoding",
+        metavar="E",
+        help="sat: CNF encoding: minimal, efficient, extended (default) or reduced",
+    )
+    tuning.add_argument(
+        "--solver", metavar="NAME", help="sat: any python-sat solver name (default: cadical195)"
+    )
+    tuning.add_argument(
+        "--amo",
+        metavar="E",
+        help="sat: at-most-one encoding: pairwise (default), seqcounter, ladder, totalizer, "
+        "bitwise, ...",
+    )
+    tuning.add_argument("--model", metavar="M", help="cpsat: boolean (default) or integer model")
+    tuning.add_argument(
+        "--workers", type=positive_int, metavar="N", help="cpsat: search workers (default: 1)"
     )
 
 
@@ -89,7 +108,7 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
     backend = get_backend(args.backend)
     accepted = inspect.signature(type(backend).__init__).parameters
     options: dict[str, Any] = {}
-    for name in ("max_nodes", "encoding", "solver", "workers", "model"):
+    for name in ("max_nodes", "encoding", "solver", "amo", "workers", "model"):
         value = getattr(args, name, None)
         if value is None:
             continue

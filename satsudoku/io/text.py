@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import MAX_SIZE, Grid, Shape
+from satsudoku.grid import MAX_SIZE, Grid, Shape, regular_shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 
@@ -319,4 +319,4 @@ def make_shape(n: int, box: tuple[int, int] | None) -> Shape:
     rows, cols = box
     if rows * cols != n:
         raise PuzzleError(f"box {rows}x{cols} does not fit a {n}x{n} board ({rows}*{cols} != {n})")
-    return Shape(rows, cols)
+    return regular_shape(rows, cols)
