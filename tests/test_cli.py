@@ -136,3 +136,22 @@ def test_count_is_exact_or_a_lower_bound(capsys: pytest.CaptureFixture[str]) -> 
     six = str(REPO / "models/classic/empty-6x6-first-row.toml")
     assert main(["count", six, "--limit", "100"]) == 0
     assert capsys.readouterr().out == ">= 100 (limit reached)\n"
+
+
+def test_backend_all_agrees_and_cpsat_certifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from satsudoku.backends import available
+
+    if not {"sat", "cpsat"} <= set(available()):
+        pytest.skip("needs python-sat and ortools")
+    serg = (BUNDLED / "serg-benchmark.txt").read_text().splitlines()[0]
+    path = write(tmp_path, f"{EASY}\n{serg}\n")
+    assert main(["solve", path, "--backend", "all", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "multiple"]
+    assert records[0]["solution"] == EASY_SOLUTION and records[0]["backend"] == "all"
+    certified = ["--backend", "cpsat", "--certified", "--json"]
+    assert main(["solve", write(tmp_path, EASY), *certified]) == 0
+    proof = json.loads(capsys.readouterr().out)["proof"]
+    assert proof["method"] == "cp-drat" and proof["certified"] is True

@@ -60,8 +60,9 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
     parser.add_argument(
         "--backend",
         default="bitmask",
-        choices=backend_names(),
-        help="solving paradigm (default: bitmask)",
+        choices=[*backend_names(), "all"],
+        help="solving paradigm (default: bitmask); 'all' runs every available backend on each "
+        "puzzle and fails (exit 3) on any disagreement",
     )
     parser.add_argument(
         "--limit",
@@ -101,14 +102,25 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
     tuning.add_argument(
         "--workers", type=positive_int, metavar="N", help="cpsat: search workers (default: 1)"
     )
+    tuning.add_argument(
+        "--certified",
+        action="store_const",
+        const=True,
+        help="cpsat: re-prove unique/unsatisfiable verdicts by a DRAT proof that satsudoku "
+        "checks (classic rules only)",
+    )
 
 
 def backend_from_args(args: argparse.Namespace) -> Backend:
     """Instantiate the chosen backend with the options it accepts; reject the others."""
+    if args.backend == "all":
+        from satsudoku.crosscheck import CrossCheckBackend  # imports every solver: only now
+
+        return CrossCheckBackend()
     backend = get_backend(args.backend)
     accepted = inspect.signature(type(backend).__init__).parameters
     options: dict[str, Any] = {}
-    for name in ("max_nodes", "encoding", "solver", "amo", "workers", "model"):
+    for name in ("max_nodes", "encoding", "solver", "amo", "workers", "model", "certified"):
         value = getattr(args, name, None)
         if value is None:
             continue
