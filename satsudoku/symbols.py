@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -38,12 +39,11 @@ class Alphabet:
 
     def digit(self, symbol: str) -> int | None:
         """Digit of `symbol`, 0 for a blank, None if the symbol is not in this alphabet."""
-        if symbol in self.blanks and symbol not in self.symbols:
-            return 0
-        if self.case_insensitive:
-            symbol = symbol.upper()
-        index = self.symbols.find(symbol)
-        return index + 1 if index >= 0 else None
+        return self.table().get(symbol)
+
+    def table(self) -> dict[str, int]:
+        """Symbol → digit (0 for blanks), built once per alphabet: parsing is per character."""
+        return _decode_table(self.symbols, self.blanks, self.case_insensitive)
 
     def symbol(self, digit: int, blank: str = ".") -> str:
         return self.symbols[digit - 1] if digit else blank
@@ -62,3 +62,13 @@ class Alphabet:
 
     def fits(self, size: int) -> bool:
         return len(self.symbols) >= size
+
+
+@lru_cache(maxsize=128)
+def _decode_table(symbols: str, blanks: str, case_insensitive: bool) -> dict[str, int]:
+    table = {blank: 0 for blank in blanks if blank not in symbols}
+    for index, symbol in enumerate(symbols):
+        table[symbol] = index + 1
+        if case_insensitive:
+            table.setdefault(symbol.lower(), index + 1)
+    return table

@@ -7,7 +7,7 @@ from typing import Any
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
-from satsudoku.io.text import ReadOptions, Symbol, make_puzzle
+from satsudoku.io.text import ReadOptions, make_puzzle
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 
@@ -29,7 +29,7 @@ def puzzles_from_json_list(value: Any, options: ReadOptions) -> list[Puzzle]:
 
 def board_to_puzzle(board: list[Any], options: ReadOptions, index: int) -> Puzzle:
     n = len(board)
-    symbols: list[Symbol] = []
+    texts: list[str] = []
     for r, row in enumerate(board):
         if len(row) != n:
             raise PuzzleError(
@@ -44,8 +44,8 @@ def board_to_puzzle(board: list[Any], options: ReadOptions, index: int) -> Puzzl
                     f"board {index}: r{r + 1}c{c + 1} is {entry!r}, expected a one-symbol string",
                     source=options.source,
                 )
-            symbols.append(Symbol(entry, 0, 0))
-    return make_puzzle(symbols, n, "leetcode", index, options)
+            texts.append(entry)
+    return make_puzzle(texts, n, "leetcode", index, options)
 
 
 def format_board(grid: Grid, alphabet: Alphabet) -> str:

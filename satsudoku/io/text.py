@@ -71,14 +71,12 @@ def iter_text_puzzles(
             yield parse_line(line, options, lineno)
             continue
         # Line-format puzzles stream one by one; only grid rows need the block around them.
-        if (
-            layout == "auto"
-            and not block
-            and _line_puzzle_token(line) is not None
-            and not _could_be_row(line)
-        ):
-            yield _line_puzzle(lineno, line, options)
-            continue
+        # A 16-symbol line may be a 4x4 puzzle or the first row of a 16x16 grid: decide later.
+        if layout == "auto" and not block:
+            token = _line_puzzle_token(line)
+            if token is not None and len(token[0]) > MAX_SIZE:
+                yield _line_puzzle(lineno, line, options, token)
+                continue
         block.append((lineno, line))
     yield from _block_puzzles(block, options, grid_only=layout == "grid")
 
@@ -111,11 +109,11 @@ def _first_token(line: str) -> str:
     return stripped.split(None, 1)[0] if stripped else ""
 
 
-def _line_puzzle_token(line: str) -> list[Symbol] | None:
-    """The puzzle symbols at the start of `line` if it is a line-format puzzle, else None."""
-    numeric = _numeric_tokens(line)
-    if numeric is not None and valid_line_length(len(numeric)):
-        return numeric
+Token = tuple[Sequence[str], Sequence[int]]  # cell texts and their 1-based columns
+
+
+def _line_puzzle_token(line: str) -> Token | None:
+    """The cells at the start of `line` if it is a line-format puzzle, else None."""
     stripped = line.lstrip()
     offset = len(line) - len(stripped)
     token = _first_token(line)
@@ -123,23 +121,22 @@ def _line_puzzle_token(line: str) -> list[Symbol] | None:
         # "PUZZLE:COUNT" or "PUZZLE,rating": cut at the first trailer separator.
         cut = min((token.find(s) for s in _TRAILER_SEPARATORS if s in token), default=-1)
         if cut < 0 or not valid_line_length(cut):
+            numeric = _numeric_tokens(line)  # '0 0 3 0 2 …': n² integers on one line
+            if numeric is not None and valid_line_length(len(numeric)):
+                return [s.text for s in numeric], [s.column for s in numeric]
             return None
         token = token[:cut]
-    return [Symbol(ch, 0, offset + i + 1) for i, ch in enumerate(token)]
+    return token, range(offset + 1, offset + 1 + len(token))
 
 
-def _could_be_row(line: str) -> bool:
-    """A 16-symbol line may be a 4x4 puzzle or the first row of a 16x16 grid: decide later."""
-    token = _line_puzzle_token(line)
-    return token is not None and len(token) <= MAX_SIZE
-
-
-def _line_puzzle(lineno: int, line: str, options: ReadOptions) -> Puzzle:
-    symbols = _line_puzzle_token(line)
-    assert symbols is not None  # callers check first
-    symbols = [Symbol(s.text, lineno, s.column) for s in symbols]
-    n = math.isqrt(len(symbols))
-    return make_puzzle(symbols, n, "line", lineno, options)
+def _line_puzzle(
+    lineno: int, line: str, options: ReadOptions, token: Token | None = None
+) -> Puzzle:
+    token = token or _line_puzzle_token(line)
+    assert token is not None  # callers check first
+    texts, columns = token
+    n = math.isqrt(len(texts))
+    return make_puzzle(texts, n, "line", lineno, options, columns)
 
 
 def _numeric_tokens(line: str) -> list[Symbol] | None:
@@ -211,7 +208,10 @@ def _block_puzzles(
         for start in range(0, len(rows), width):
             chunk = cells[start : start + width]
             symbols = [s for row in chunk for s in row]
-            yield make_puzzle(symbols, width, "grid", rows[start][0], options)
+            texts = [s.text for s in symbols]
+            lines = [s.line for s in symbols]
+            columns = [s.column for s in symbols]
+            yield make_puzzle(texts, width, "grid", rows[start][0], options, columns, lines)
         return
     if not grid_only and all(_line_puzzle_token(line) is not None for _, line in block):
         for lineno, line in block:
@@ -265,37 +265,49 @@ def choose_alphabet(texts: Iterable[str], n: int, forced: str | None) -> Alphabe
 
 
 def make_puzzle(
-    symbols: Sequence[Symbol], n: int, layout: str, lineno: int, options: ReadOptions
+    texts: Sequence[str],
+    n: int,
+    layout: str,
+    lineno: int,
+    options: ReadOptions,
+    columns: Sequence[int] | None = None,
+    lines: Sequence[int] | None = None,
 ) -> Puzzle:
-    """Decode symbols into digits and build the puzzle, naming the cell of any bad symbol."""
-    numeric = any(len(s.text) > 1 for s in symbols) or (
-        layout == "grid" and all(s.text.isdigit() for s in symbols) and n > 9
+    """Decode cell texts into digits and build the puzzle, naming the place of a bad symbol.
+
+    `columns`/`lines` give each cell's position in the input (for messages only).
+    """
+    numeric = any(len(t) > 1 for t in texts) or (
+        layout == "grid" and n > 9 and all(t.isdigit() for t in texts)
     )
-    alphabet = None if numeric else choose_alphabet((s.text for s in symbols), n, options.symbols)
-    values: list[int] = []
-    for index, symbol in enumerate(symbols):
+
+    def fail(index: int, message: str) -> PuzzleError:
         r, c = divmod(index, n)
-        if alphabet is None:
-            value = int(symbol.text)
+        return PuzzleError(
+            message.replace("CELL", f"r{r + 1}c{c + 1}"),
+            source=options.source,
+            line=lines[index] if lines else lineno,
+            column=columns[index] if columns else None,
+        )
+
+    if numeric:
+        values = [int(t) for t in texts]
+        for index, value in enumerate(values):
             if value > n:
-                raise PuzzleError(
-                    f"digit {value} at r{r + 1}c{c + 1} is out of range 1..{n} (0 = blank)",
-                    source=options.source,
-                    line=symbol.line or lineno,
-                    column=symbol.column or None,
-                )
-        else:
-            digit = alphabet.digit(symbol.text)
-            if digit is None:
-                raise PuzzleError(
-                    f"unknown symbol {symbol.text!r} at r{r + 1}c{c + 1}: a {n}x{n} board uses "
-                    f"{alphabet.describe()} and blanks {' '.join(alphabet.blanks)}",
-                    source=options.source,
-                    line=symbol.line or lineno,
-                    column=symbol.column or None,
-                )
-            value = digit
-        values.append(value)
+                raise fail(index, f"digit {value} at CELL is out of range 1..{n} (0 = blank)")
+        alphabet = None
+    else:
+        alphabet = choose_alphabet(texts, n, options.symbols)
+        table = alphabet.table()
+        try:
+            values = [table[t] for t in texts]
+        except KeyError:
+            index = next(i for i, t in enumerate(texts) if t not in table)
+            raise fail(
+                index,
+                f"unknown symbol {texts[index]!r} at CELL: a {n}x{n} board uses "
+                f"{alphabet.describe()} and blanks {' '.join(alphabet.blanks)}",
+            ) from None
     try:
         if options.shape is not None and options.shape.size == n:
             shape = options.shape
