@@ -1,27 +1,38 @@
 """The reference backend: depth-first search over candidate bitmasks with singles propagation.
 
-Bit d-1 of a cell's mask is set while digit d is still possible there. Placing a digit removes
-it from every peer (naked singles, cascading); every full house must still offer every digit
+A cell's mask has one bit per digit that is still possible there. Placing a digit removes it
+from every peer (naked singles, cascading); every full house must still offer every digit
 somewhere, and a digit with one place left goes there (hidden singles). Branching picks the cell
 with the fewest candidates. The kernel is generic over houses: any all-different group adds
 peers, any n-cell group also takes part in hidden singles, and tables are kept arc-consistent.
+
+Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
+summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
+candidate is the field's lowest bit; once a cell is placed its bit moves to the field's top
+("guard") bit, which makes placed digits stand out in the sum. See `_Kernel.__init__`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
-from satsudoku.rules import Rule
 from satsudoku.result import Proof, Result, make_result
+from satsudoku.rules import Rule
 
 Masks = list[int]
 _CHECK_EVERY = 64  # nodes between clock/budget checks: perf_counter() is not free
+
+
+def _one_cell(i: int) -> Callable[[Masks], tuple[int, ...]]:
+    """A getter for a 1-cell house (1×1 board), shaped like itemgetter's tuple result."""
+    return lambda cands: (cands[i],)
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,18 @@ class _Kernel:
     def __init__(self, size: int, constraints: Sequence[Constraint]) -> None:
         n = size
         self.n = n
-        self.full = (1 << n) - 1
+        # Field layout: counts 0..n fit below the guard bit, so width = bit_length(n) + 1.
+        width = n.bit_length() + 1
+        self.width = width
+        self.bit = tuple(1 << (d * width) for d in range(n))  # open candidate bit of digit d+1
+        ones = sum(self.bit)  # the open bit of every digit: an empty cell's mask
+        self.full = ones
+        self.guard = ones << (width - 1)  # the top bit of every field: placed digits live here
+        # Adding 2**(width-1) - k to a field sets its guard bit iff the field holds >= k; counts
+        # stay <= n < 2**(width-1) and a placed digit holds exactly 2**(width-1), so no carry
+        # ever crosses into the next field.
+        self.add1 = self.guard - ones
+        self.add2 = self.guard - 2 * ones
         peer_sets: list[set[int]] = [set() for _ in range(n * n)]
         houses: list[tuple[int, ...]] = []
         allowed = [self.full] * (n * n)
@@ -52,10 +74,13 @@ class _Kernel:
                     houses.append(group)
             elif isinstance(constraint, Allowed):
                 r, c = constraint.cell
-                allowed[r * n + c] &= sum(1 << (d - 1) for d in constraint.digits if 1 <= d <= n)
+                allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
             elif isinstance(constraint, Table):
                 cells = tuple(r * n + c for r, c in constraint.cells)
-                rows = tuple(tuple(1 << (d - 1) for d in row) for row in constraint.tuples)
+                rows = tuple(
+                    tuple(self.bit[d - 1] if 1 <= d <= n else 0 for d in row)
+                    for row in constraint.tuples
+                )
                 tables.append(_TableIdx(cells, rows))
         for i, peers in enumerate(peer_sets):
             peers.discard(i)
@@ -67,6 +92,18 @@ class _Kernel:
         for k, house in enumerate(self.houses):
             for i in house:
                 self.house_bits[i] |= 1 << k
+        # itemgetter fetches a house's masks in one C call (a 1-cell house would give a bare int).
+        self.getters: tuple[Callable[[Masks], tuple[int, ...]], ...] = tuple(
+            itemgetter(*house) if len(house) > 1 else _one_cell(house[0]) for house in self.houses
+        )
+
+    def open_bits(self, mask: int) -> int:
+        """The digits of a mask as open bits, whether the cell is placed (guard bit) or not."""
+        return (mask | mask >> (self.width - 1)) & self.full
+
+    def digit(self, mask: int) -> int:
+        """The digit of a single-candidate mask, placed or not."""
+        return (mask.bit_length() - 1) // self.width + 1
 
     def assign(self, cands: Masks, cell: int, bit: int) -> int:
         """Place `bit` at `cell` and cascade naked singles.
@@ -74,8 +111,10 @@ class _Kernel:
         Returns the set of houses (as bits) whose cells changed, or -1 on contradiction.
         """
         # Invariant: a cell is pushed exactly once, when its mask first becomes a single bit,
-        # so every single-bit mask is placed-and-propagated once the stack is empty.
-        peers, house_bits = self.peers, self.house_bits
+        # so every single-bit mask is placed-and-propagated once the stack is empty. Popping
+        # moves the bit to its guard position ("placed"); placed masks never meet an open bit
+        # in `m & b`, which is safe because a placed digit was already removed from all peers.
+        peers, house_bits, up = self.peers, self.house_bits, self.width - 1
         cands[cell] = bit
         dirty = house_bits[cell]
         stack = [cell]
@@ -83,6 +122,7 @@ class _Kernel:
         while stack:
             j = pop()
             b = cands[j]
+            cands[j] = b << up
             for p in peers[j]:
                 m = cands[p]
                 if m & b:
@@ -100,25 +140,25 @@ class _Kernel:
 
         Only houses in `dirty` (bit k = house k changed since it was last scanned) are scanned.
         """
-        full, houses, assign = self.full, self.houses, self.assign
+        houses, getters, assign = self.houses, self.getters, self.assign
+        guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
         while True:
             while dirty:
                 low = dirty & -dirty
                 dirty ^= low
-                once = twice = 0
-                house = houses[low.bit_length() - 1]
-                for i in house:
-                    m = cands[i]
-                    twice |= once & m
-                    once |= m
-                if once != full:
+                k = low.bit_length() - 1
+                # Per-digit field: number of open cells, or exactly the guard value if placed.
+                total = sum(getters[k](cands))
+                some = (total + add1) & guard  # guard bits of digits placed or still possible
+                if some != guard:
                     return False  # some digit has no place left in this house
-                only = once & ~twice
+                # Exactly one open cell: >= 1 but not >= 2 (placed digits are both, so drop out).
+                only = (some & ~(total + add2)) >> up
                 if only:
-                    for i in house:
+                    for i in houses[k]:
                         m = cands[i]
                         hit = m & only
-                        if hit and m & (m - 1):
+                        if hit:
                             if hit & (hit - 1):
                                 return False  # one cell is the only place of two digits
                             changed = assign(cands, i, hit)
@@ -134,18 +174,19 @@ class _Kernel:
     def _tables(self, cands: Masks) -> int:
         """Generalised arc consistency on every table: dirty houses, or -1 on contradiction."""
         dirty = 0
+        open_bits = self.open_bits
         for table in self.tables:
             cells = table.cells
-            masks = [cands[i] for i in cells]
+            masks = [open_bits(cands[i]) for i in cells]
             support = [0] * len(cells)
             for row in table.rows:
                 if all(bit & mask for bit, mask in zip(row, masks, strict=True)):
                     for k, bit in enumerate(row):
                         support[k] |= bit
             for k, i in enumerate(cells):
-                m = cands[i]
+                m = masks[k]
                 narrowed = m & support[k]
-                if narrowed != m:
+                if narrowed != m:  # a placed cell (one digit) can only stay or fail here
                     if not narrowed:
                         return -1
                     if narrowed & (narrowed - 1):
@@ -165,8 +206,11 @@ class _Kernel:
             return None
         for i, value in enumerate(givens):
             if value:
-                bit = 1 << (value - 1)
-                if not cands[i] & bit or self.assign(cands, i, bit) < 0:
+                bit, m = self.bit[value - 1], cands[i]
+                if not self.open_bits(m) & bit:
+                    return None
+                # A given may already be placed by an earlier given's cascade: nothing to do.
+                if m & (m - 1) and self.assign(cands, i, bit) < 0:
                     return None
         for i, m in enumerate(cands):
             # A domain that starts as a single digit is a given in disguise: place it too.
@@ -229,7 +273,8 @@ class BitmaskBackend:
         )
         found = self._search(kernel, puzzle.givens.values, search)
         n = puzzle.size
-        grids = [Grid(n, tuple(m.bit_length() for m in cands)) for cands in found]
+        digit = kernel.digit
+        grids = [Grid(n, tuple(map(digit, cands))) for cands in found]
         exhausted = search.stopped is None and len(found) < search.limit
         stats: dict[str, int | float | str] = {
             "nodes": search.nodes,
@@ -243,7 +288,12 @@ class BitmaskBackend:
             {"nodes": search.nodes, "complete": exhausted},
         )
         return make_result(
-            puzzle, self.name, grids, exhausted=exhausted, limit=search.limit, stats=stats,
+            puzzle,
+            self.name,
+            grids,
+            exhausted=exhausted,
+            limit=search.limit,
+            stats=stats,
             proof=proof,
         )
 
