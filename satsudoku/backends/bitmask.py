@@ -2,9 +2,11 @@
 
 A cell's mask has one bit per digit that is still possible there. Placing a digit removes it
 from every peer (naked singles, cascading); every full house must still offer every digit
-somewhere, and a digit with one place left goes there (hidden singles). Branching picks the cell
-with the fewest candidates. The kernel is generic over houses: any all-different group adds
-peers, any n-cell group also takes part in hidden singles, and tables are kept arc-consistent.
+somewhere, and a digit with one place left goes there (hidden singles). The root also gets
+locked candidates (pointing/claiming between any two houses that share cells). Branching picks
+the cell with the fewest candidates. The kernel is
+generic over houses: any all-different group adds peers, any n-cell group also takes part in
+hidden singles and locked candidates, and tables are kept arc-consistent.
 
 Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
 summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
@@ -28,9 +30,15 @@ from satsudoku.rules import Rule
 
 Masks = list[int]
 _CHECK_EVERY = 64  # nodes between clock/budget checks: perf_counter() is not free
+_Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 
 
-def _one_cell(i: int) -> Callable[[Masks], tuple[int, ...]]:
+def _getter(cells: tuple[int, ...]) -> _Getter:
+    """itemgetter that always returns a tuple, even for one cell."""
+    return itemgetter(*cells) if len(cells) > 1 else _one_cell(cells[0])
+
+
+def _one_cell(i: int) -> _Getter:
     """A getter for a 1-cell house (1×1 board), shaped like itemgetter's tuple result."""
     return lambda cands: (cands[i],)
 
@@ -93,9 +101,54 @@ class _Kernel:
             for i in house:
                 self.house_bits[i] |= 1 << k
         # itemgetter fetches a house's masks in one C call (a 1-cell house would give a bare int).
-        self.getters: tuple[Callable[[Masks], tuple[int, ...]], ...] = tuple(
-            itemgetter(*house) if len(house) > 1 else _one_cell(house[0]) for house in self.houses
-        )
+        self.getters = tuple(_getter(house) for house in self.houses)
+
+        # Locked candidates: every pair of houses sharing >= 2 cells (box-line in classic boards).
+        locks = []
+        for a, house_a in enumerate(self.houses):
+            for house_b in self.houses[a + 1 :]:
+                both = set(house_a) & set(house_b)
+                if len(both) >= 2:
+                    rest_a = tuple(i for i in house_a if i not in both)
+                    rest_b = tuple(i for i in house_b if i not in both)
+                    locks.append((_getter(tuple(both)), rest_a, rest_b))
+        self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
+
+    def _locked(self, cands: Masks) -> int:
+        """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
+
+        A digit still possible in A∩B but nowhere in A∖B must go in A∩B, so B∖A loses it (and
+        vice versa). Run only at the root: it roughly halves the nodes of top1465-like puzzles
+        there, but inside the search it costs more than the nodes it saves.
+        """
+        guard, add1, up = self.guard, self.add1, self.width - 1
+        house_bits, assign = self.house_bits, self.assign
+        dirty = 0
+        for get_i, get_a, get_b, rest_a, rest_b in self.locks:
+            # Guard bits of the digits open or placed in A∩B, A∖B and B∖A. A digit placed in
+            # A∩B is absent from both rests, so it never causes a removal.
+            in_i = (sum(get_i(cands)) + add1) & guard
+            in_a = (sum(get_a(cands)) + add1) & guard
+            in_b = (sum(get_b(cands)) + add1) & guard
+            for remove, cells in (
+                ((in_i & in_b & ~in_a) >> up, rest_b),
+                ((in_i & in_a & ~in_b) >> up, rest_a),
+            ):
+                for c in cells if remove else ():
+                    m = cands[c]
+                    if m & remove:
+                        m &= ~remove
+                        if not m:
+                            return -1
+                        if m & (m - 1):
+                            cands[c] = m
+                            dirty |= house_bits[c]
+                        else:
+                            changed = assign(cands, c, m)
+                            if changed < 0:
+                                return -1
+                            dirty |= changed
+        return dirty
 
     def open_bits(self, mask: int) -> int:
         """The digits of a mask as open bits, whether the cell is placed (guard bit) or not."""
@@ -217,8 +270,14 @@ class _Kernel:
             if not m & (m - 1) and self.allowed[i] == m and not givens[i]:
                 if self.assign(cands, i, m) < 0:
                     return None
-        every_house = (1 << len(self.houses)) - 1
-        return cands if self.propagate(cands, every_house) else None
+        if not self.propagate(cands, (1 << len(self.houses)) - 1):
+            return None
+        while True:  # locked candidates and singles, to a joint fixpoint
+            dirty = self._locked(cands)
+            if dirty == 0:
+                return cands
+            if dirty < 0 or not self.propagate(cands, dirty):
+                return None
 
 
 @lru_cache(maxsize=32)
