@@ -7,10 +7,15 @@ accepts it (CPMpy's design). `check()` is safe on partial assignments.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol, runtime_checkable
 
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 
 
@@ -125,3 +130,369 @@ def lower(
             raise TypeError(f"{type(constraint).__name__} is neither native nor decomposable")
     out.reverse()
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Variant kinds. Each decomposes exactly into the core kinds; the comments on each say which
+# backends gain by supporting it natively. `MAX_TABLE` bounds every Table a decomposition builds:
+# past it the generic path would be exact but unusably large, so it refuses with a clear error.
+
+MAX_TABLE = 200_000
+
+
+class TableTooLargeError(PuzzleError):
+    """A constraint's exact Table decomposition exceeds MAX_TABLE tuples."""
+
+
+def table_of(cells: tuple[Cell, ...], holds: Callable[..., bool], size: int) -> Table:
+    """The Table of every digit tuple over `cells` for which `holds(*digits)` is true."""
+    digits = range(1, size + 1)
+    _check_space(size ** len(cells), f"a predicate over {len(cells)} cells")
+    rows = frozenset(t for t in itertools.product(digits, repeat=len(cells)) if holds(*t))
+    return Table(cells, rows)
+
+
+def _check_space(count: int, what: str) -> None:
+    if count > MAX_TABLE:
+        raise TableTooLargeError(
+            f"{what} needs a table of {count:,} tuples (limit {MAX_TABLE:,}); no backend "
+            "supports this constraint natively yet"
+        )
+
+
+class Relation(Enum):
+    """How the two digits of a `Pair` relate; `value` is the difference, ratio or sum."""
+
+    EQUAL = "="  # clones, palindromes
+    LESS_EQUAL = "<="  # slow thermometers
+    DIFFERENCE = "diff"  # |a - b| == value: white kropki (value 1)
+    NOT_DIFFERENCE = "!diff"  # nonconsecutive, negative white kropki
+    AT_LEAST = ">=diff"  # |a - b| >= value: German whispers (value 5)
+    RATIO = "ratio"  # a == value * b or b == value * a: black kropki (value 2)
+    NOT_RATIO = "!ratio"
+    SUM = "sum"  # a + b == value: X (10) and V (5)
+    NOT_SUM = "!sum"
+
+    def holds(self, a: Digit, b: Digit, value: int) -> bool:
+        """Whether digits `a` and `b` satisfy this relation with parameter `value`."""
+        return _RELATIONS[self](a, b, value)
+
+
+_RELATIONS: dict[Relation, Callable[[int, int, int], bool]] = {
+    Relation.EQUAL: lambda a, b, v: a == b,
+    Relation.LESS_EQUAL: lambda a, b, v: a <= b,
+    Relation.DIFFERENCE: lambda a, b, v: abs(a - b) == v,
+    Relation.NOT_DIFFERENCE: lambda a, b, v: abs(a - b) != v,
+    Relation.AT_LEAST: lambda a, b, v: abs(a - b) >= v,
+    Relation.RATIO: lambda a, b, v: a == v * b or b == v * a,
+    Relation.NOT_RATIO: lambda a, b, v: a != v * b and b != v * a,
+    Relation.SUM: lambda a, b, v: a + b == v,
+    Relation.NOT_SUM: lambda a, b, v: a + b != v,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """The digits of two cells satisfy a binary `relation` (dots, X/V, whispers, clones, …).
+
+    Native support is cheap everywhere (CP-SAT: an allowed-assignments pair or linear terms;
+    SAT: forbidden-pair clauses), but the Table fallback is already small: at most n² tuples.
+    """
+
+    first: Cell
+    second: Cell
+    relation: Relation
+    value: int = 0
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        return (self.first, self.second)
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        if self.first in values and self.second in values:
+            return self.relation.holds(values[self.first], values[self.second], self.value)
+        return True
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        """The table of related digit pairs."""
+        digits = range(1, shape.size + 1)
+        rel, value = self.relation, self.value
+        pairs = frozenset((a, b) for a in digits for b in digits if rel.holds(a, b, value))
+        return (Table(self.cells, pairs),)
+
+    def __str__(self) -> str:
+        shown = f" {self.value}" if self.value else ""
+        return f"{cell_name(self.first)} {self.relation.value}{shown} {cell_name(self.second)}"
+
+
+@dataclass(frozen=True, slots=True)
+class DigitSets:
+    """`cells` hold pairwise different digits whose set is one of `sets` (killer cages, renban).
+
+    The decomposition is exact: AllDifferent, every cell within the union of the sets, and,
+    when more than one set fits, the Table of the permutations of each set. With a single set
+    the first two already say everything (k distinct digits drawn from a k-set are that set),
+    which covers 8- and 9-cell killer cages. The table part grows as |sets| · k! (up to 20,160
+    tuples for a 9×9 seven-cell cage), so backends should support this kind natively: SAT with
+    one selector per set (selector → no digit outside the set in any cell; at least one
+    selector; plus the AllDifferent), CP-SAT with AllDifferent plus a linear sum or the same
+    selectors, the bitmask search by keeping each cell within the union of the still-possible
+    sets.
+    """
+
+    cells: tuple[Cell, ...]
+    sets: frozenset[frozenset[Digit]]
+    label: str = field(default="", compare=False)  # e.g. "sum 17", for messages only
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        placed = [values[cell] for cell in self.cells if cell in values]
+        if len(placed) != len(set(placed)):
+            return False
+        seen = set(placed)
+        return any(len(s) == len(self.cells) and seen <= s for s in self.sets)
+
+    def fitting_sets(self) -> list[frozenset[Digit]]:
+        """The sets a solution can actually use: those with exactly one digit per cell."""
+        return sorted((s for s in self.sets if len(s) == len(self.cells)), key=sorted)
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        sets = self.fitting_sets()
+        union = frozenset().union(*sets)
+        out: list[Constraint] = [AllDifferent(self.cells)]
+        if union != frozenset(range(1, shape.size + 1)):
+            out.extend(Allowed(cell, union) for cell in self.cells)
+        if len(sets) > 1:
+            _check_space(len(sets) * math.factorial(len(self.cells)), f"{self}")
+            rows = frozenset(p for s in sets for p in itertools.permutations(sorted(s)))
+            out.append(Table(self.cells, rows))
+        return tuple(out)
+
+    def __str__(self) -> str:
+        what = self.label or f"{len(self.sets)} digit sets"
+        return f"cage({', '.join(map(cell_name, self.cells))}; {what})"
+
+
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """Σ weights[i] · digit(cells[i]) == total, digits free to repeat unless a `distinct` pair
+    of positions says otherwise (little killers, arrows with their bulbs read as numbers).
+
+    `distinct` lists position pairs that must differ (cells that share a house); stating it
+    here keeps the Table fallback small and exact. Empty `weights` means all ones. Natively:
+    CP-SAT posts one linear equality; SAT wants a totalizer or an order encoding; the bitmask
+    search prunes by the bounds of the open cells.
+    """
+
+    cells: tuple[Cell, ...]
+    total: int
+    weights: tuple[int, ...] = ()
+    distinct: tuple[tuple[int, int], ...] = ()
+
+    def coefficients(self) -> tuple[int, ...]:
+        return self.weights or (1,) * len(self.cells)
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        for i, j in self.distinct:
+            a, b = self.cells[i], self.cells[j]
+            if a in values and b in values and values[a] == values[b]:
+                return False
+        if not all(cell in values for cell in self.cells):
+            return True
+        coefficients = self.coefficients()
+        return sum(w * values[c] for w, c in zip(coefficients, self.cells, strict=True)) == (
+            self.total
+        )
+
+    def tuples(self, size: int) -> frozenset[tuple[Digit, ...]]:
+        """Every digit tuple that meets the sum and the distinct pairs (depth-first, pruned by
+        the reachable range of the remaining cells); refuses past MAX_TABLE tuples."""
+        weights = self.coefficients()
+        k = len(self.cells)
+        lows = [min(w, w * size) for w in weights]
+        highs = [max(w, w * size) for w in weights]
+        rest_low = [sum(lows[i:]) for i in range(k + 1)]
+        rest_high = [sum(highs[i:]) for i in range(k + 1)]
+        earlier: list[list[int]] = [[] for _ in range(k)]
+        for i, j in self.distinct:
+            earlier[max(i, j)].append(min(i, j))
+        rows: list[tuple[Digit, ...]] = []
+        prefix: list[Digit] = []
+
+        def extend(i: int, remaining: int) -> None:
+            if i == k:
+                if remaining == 0:
+                    rows.append(tuple(prefix))
+                    if len(rows) > MAX_TABLE:
+                        _check_space(len(rows), str(self))
+                return
+            for d in range(1, size + 1):
+                left = remaining - weights[i] * d
+                if not rest_low[i + 1] <= left <= rest_high[i + 1]:
+                    continue
+                if any(prefix[j] == d for j in earlier[i]):
+                    continue
+                prefix.append(d)
+                extend(i + 1, left)
+                prefix.pop()
+
+        extend(0, self.total)
+        return frozenset(rows)
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        """The exact table of the sum (a contradiction when no tuple fits)."""
+        return (Table(self.cells, self.tuples(shape.size)),)
+
+    def __str__(self) -> str:
+        terms = " + ".join(
+            (f"{w}*" if w != 1 else "") + cell_name(c)
+            for w, c in zip(self.coefficients(), self.cells, strict=True)
+        )
+        return f"{terms} = {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sandwich:
+    """`cells` (a whole row or column) hold distinct digits, and those strictly between the
+    digits `low` and `high` add up to `total`.
+
+    Exact fallback: AllDifferent plus the Table of the qualifying permutations (at most 80,640
+    of the 9! for a 9-cell row; counted before they are built). Natively a backend can do far
+    better: CP-SAT with the positions of `low` and `high` as variables, SAT with one selector per
+    (position pair, digit set between), the bitmask search by checking completed lines.
+    """
+
+    cells: tuple[Cell, ...]
+    total: int
+    low: Digit
+    high: Digit
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        placed = [values[cell] for cell in self.cells if cell in values]
+        if len(placed) != len(set(placed)):
+            return False
+        if len(placed) < len(self.cells):
+            return True
+        return _sandwich_total(tuple(placed), self.low, self.high) == self.total
+
+    def _layouts(self, size: int) -> Iterator[tuple[int, int, tuple[Digit, ...]]]:
+        """Every (position of low, position of high, digit set between) that fits the total."""
+        width = len(self.cells)
+        inner = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
+        for k in range(min(len(inner), width - 2) + 1):
+            for between in itertools.combinations(inner, k):
+                if sum(between) != self.total:
+                    continue
+                for i in range(width - k - 1):
+                    yield i, i + k + 1, between
+                    yield i + k + 1, i, between
+
+    def count(self, size: int) -> int:
+        """How many digit rows qualify, computed without building them."""
+        width = len(self.cells)
+        outside = size - 2  # digits other than low and high
+        ways = 0
+        for _, _, between in self._layouts(size):
+            rest = width - 2 - len(between)  # cells outside the sandwich
+            ways += math.factorial(len(between)) * math.perm(outside - len(between), rest)
+        return ways
+
+    def _rows(self, size: int) -> Iterator[tuple[Digit, ...]]:
+        width = len(self.cells)
+        others = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
+        for p_low, p_high, between in self._layouts(size):
+            inside = range(min(p_low, p_high) + 1, max(p_low, p_high))
+            rest_positions = [
+                i for i in range(width) if i not in inside and i not in (p_low, p_high)
+            ]
+            rest_digits = [d for d in others if d not in between]
+            row = [0] * width
+            row[p_low], row[p_high] = self.low, self.high
+            for middle in itertools.permutations(between):
+                for i, d in zip(inside, middle, strict=True):
+                    row[i] = d
+                for outer in itertools.permutations(rest_digits, len(rest_positions)):
+                    for i, d in zip(rest_positions, outer, strict=True):
+                        row[i] = d
+                    yield tuple(row)
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        size = shape.size
+        _check_space(self.count(size), str(self))
+        return (AllDifferent(self.cells), Table(self.cells, frozenset(self._rows(size))))
+
+    def __str__(self) -> str:
+        first, last = cell_name(self.cells[0]), cell_name(self.cells[-1])
+        return f"sandwich({first}..{last}) = {self.total}"
+
+
+def _sandwich_total(row: tuple[Digit, ...], low: Digit, high: Digit) -> int | None:
+    """Sum strictly between `low` and `high` in `row`, or None if either is missing."""
+    if low not in row or high not in row:
+        return None
+    i, j = sorted((row.index(low), row.index(high)))
+    return sum(row[i + 1 : j])
+
+
+@dataclass(frozen=True, slots=True)
+class Between:
+    """`cell` holds a digit strictly between those of `first` and `last` (between lines).
+
+    Exact fallback: one table of at most n³ triples per middle cell.
+    """
+
+    first: Cell
+    last: Cell
+    cell: Cell
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        return (self.first, self.last, self.cell)
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        if all(c in values for c in self.cells):
+            a, b, m = (values[c] for c in self.cells)
+            return min(a, b) < m < max(a, b)
+        return True
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        digits = range(1, shape.size + 1)
+        rows = frozenset(
+            (a, b, m) for a in digits for b in digits for m in digits if min(a, b) < m < max(a, b)
+        )
+        return (Table(self.cells, rows),)
+
+    def __str__(self) -> str:
+        a, b, m = map(cell_name, self.cells)
+        return f"{m} between {a} and {b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Contains:
+    """Among `cells`, every digit of `digits` appears (as often as it is listed): quadruples.
+
+    Exact fallback: the table over the (usually four) cells.
+    """
+
+    cells: tuple[Cell, ...]
+    digits: tuple[Digit, ...]
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        placed = Counter(values[cell] for cell in self.cells if cell in values)
+        need = Counter(self.digits)
+        open_cells = sum(1 for cell in self.cells if cell not in values)
+        missing = sum((need - placed).values())
+        return missing <= open_cells
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        need = Counter(self.digits)
+        _check_space(shape.size ** len(self.cells), str(self))
+        rows = frozenset(
+            t
+            for t in itertools.product(range(1, shape.size + 1), repeat=len(self.cells))
+            if not need - Counter(t)
+        )
+        return (Table(self.cells, rows),)
+
+    def __str__(self) -> str:
+        digits = "".join(map(str, self.digits))
+        return f"quadruple({', '.join(map(cell_name, self.cells))} ∋ {digits})"

@@ -89,4 +89,4 @@ def parse_cell(value: Any, shape: Shape, where: str) -> Cell:
 
 def _load_builtin_rules() -> None:
     """Import the modules whose decorators fill the registry (deferred to avoid cycles)."""
-    from satsudoku.rules import classic  # noqa: F401
+    from satsudoku.rules import cells, chess, classic, dots, groups, lines, sums  # noqa: F401

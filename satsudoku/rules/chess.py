@@ -1,0 +1,82 @@
+"""Neighbourhood rules: anti-knight, anti-king and non-consecutive (the Miracle Sudoku trio)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from satsudoku.constraints import AllDifferent, Constraint, Pair, Relation
+from satsudoku.grid import Shape
+from satsudoku.rules import register_rule
+from satsudoku.rules.fields import check_fields, neighbours, orthogonal_pairs, same_house
+
+KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))  # forward half: each pair is yielded once
+KING = ((1, -1), (1, 1))  # the orthogonal king moves share a row or column already
+
+
+def _apart(shape: Shape, offsets: tuple[tuple[int, int], ...]) -> Iterator[Constraint]:
+    """Two-cell all-different groups for every pair at these offsets not already in a house."""
+    peers = same_house(shape)
+    for cell in shape.cells():
+        for other in neighbours(cell, offsets, shape.size):
+            if other not in peers[cell]:
+                yield AllDifferent((cell, other))
+
+
+@register_rule("antiknight")
+@dataclass(frozen=True)
+class AntiKnight:
+    """Cells a chess knight's move apart hold different digits."""
+
+    type: ClassVar[str] = "antiknight"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKnight:
+        check_fields(spec, set())
+        return cls()
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield from _apart(shape, KNIGHT)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@register_rule("antiking")
+@dataclass(frozen=True)
+class AntiKing:
+    """Cells a chess king's move apart (diagonally touching) hold different digits."""
+
+    type: ClassVar[str] = "antiking"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKing:
+        check_fields(spec, set())
+        return cls()
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield from _apart(shape, KING)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@register_rule("nonconsecutive")
+@dataclass(frozen=True)
+class Nonconsecutive:
+    """Orthogonally adjacent cells never hold consecutive digits."""
+
+    type: ClassVar[str] = "nonconsecutive"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Nonconsecutive:
+        check_fields(spec, set())
+        return cls()
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for a, b in orthogonal_pairs(shape):
+            yield Pair(a, b, Relation.NOT_DIFFERENCE, 1)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}

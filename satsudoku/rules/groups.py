@@ -1,0 +1,91 @@
+"""Rules that add all-different groups: disjoint groups, windoku windows, extra regions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from satsudoku.constraints import AllDifferent, Constraint
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Shape
+from satsudoku.rules import register_rule
+from satsudoku.rules.fields import cells_of, check_fields, names
+
+
+def _regular(shape: Shape, rule: str) -> None:
+    if shape.is_jigsaw:
+        raise PuzzleError(f"{rule} needs regular boxes, not jigsaw regions")
+
+
+@register_rule("disjointgroups")
+@dataclass(frozen=True)
+class DisjointGroups:
+    """Cells in the same position of every box hold different digits."""
+
+    type: ClassVar[str] = "disjointgroups"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> DisjointGroups:
+        check_fields(spec, set())
+        _regular(shape, "disjointgroups")
+        return cls()
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        _regular(shape, "disjointgroups")
+        boxes = list(shape.regions())
+        for position in range(shape.size):
+            yield AllDifferent(tuple(box[position] for box in boxes))
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@register_rule("windoku")
+@dataclass(frozen=True)
+class Windoku:
+    """Extra box-sized windows, one cell in from the edges and one apart, hold every digit once
+    (the four windows of a 9×9 at rows/columns 2–4 and 6–8)."""
+
+    type: ClassVar[str] = "windoku"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Windoku:
+        check_fields(spec, set())
+        _regular(shape, "windoku")
+        return cls()
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        _regular(shape, "windoku")
+        n, rows, cols = shape.size, shape.box_rows, shape.box_cols
+        for top in range(1, n - rows, rows + 1):
+            for left in range(1, n - cols, cols + 1):
+                yield AllDifferent(
+                    tuple((top + r, left + c) for r in range(rows) for c in range(cols))
+                )
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@register_rule("extraregion")
+@dataclass(frozen=True)
+class ExtraRegion:
+    """The given cells hold different digits (all n of them when the region has n cells)."""
+
+    type: ClassVar[str] = "extraregion"
+    cells: tuple[Cell, ...]
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ExtraRegion:
+        check_fields(spec, {"cells"})
+        cells = cells_of(spec["cells"], shape, "cells", minimum=2)
+        if len(cells) > shape.size:
+            raise PuzzleError(f"cells: {len(cells)} cells cannot hold different digits 1..n")
+        return cls(cells)
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield AllDifferent(self.cells)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type, "cells": names(self.cells)}
