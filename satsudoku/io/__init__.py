@@ -9,13 +9,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import format_document, format_grid, format_line, puzzle_document
 from satsudoku.puzzle import Puzzle
 
-FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml")
+FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", *DATASET_FORMATS)
 
 __all__ = [
     "FORMATS",
@@ -84,6 +85,9 @@ def read_text(
 def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     if fmt not in FORMATS:
         raise PuzzleError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if fmt in DATASET_FORMATS:
+        yield from iter_dataset(lines, fmt, options)
+        return
     iterator = iter(lines)
     head: list[str] = []
     first = ""

@@ -1,0 +1,110 @@
+"""Readers for the shared variant collections: killer lines `CAGES SUMS SOLUTION` and jigsaw
+lines `PUZZLE REGIONS SOLUTION` (formats in ../shared/data/SOURCES.md)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.io.text import ReadOptions, make_shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.rules.sums import Cage, Killer
+
+DATASET_FORMATS = ("killer", "jigsaw")
+
+
+def iter_dataset(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
+    """One puzzle per non-blank, non-comment line; errors carry the file and line."""
+    parse = parse_killer if fmt == "killer" else parse_jigsaw
+    source = options.source or "<input>"
+    count = 0
+    for lineno, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            puzzle = parse(text, options)
+        except PuzzleError as exc:
+            raise exc.at(source, lineno) from None
+        count += 1
+        yield Puzzle(
+            puzzle.shape,
+            puzzle.givens,
+            puzzle.rules,
+            layout="line",
+            solution=puzzle.solution,
+            origin=f"{source}:{lineno}",
+        )
+    if count == 0:
+        raise PuzzleError(f"{source}: no {fmt} puzzle found")
+
+
+def _fields(text: str, names: str) -> list[str]:
+    fields = text.split()
+    if len(fields) != 3:
+        raise PuzzleError(f"expected three fields {names}, found {len(fields)}")
+    return fields
+
+
+def _side(length: int, what: str) -> int:
+    n = math.isqrt(length)
+    if n * n != length or n < 4:
+        raise PuzzleError(f"{what} has {length} characters, not n*n for a board of n >= 4")
+    return n
+
+
+def _solution(text: str, n: int) -> Grid | None:
+    if text == "-":
+        return None
+    if len(text) != n * n or not text.isdigit() or "0" in text:
+        raise PuzzleError(f"solution must be {n * n} digits 1..{n} or '-'")
+    return Grid(n, tuple(int(ch) for ch in text))
+
+
+def parse_killer(text: str, options: ReadOptions | None = None) -> Puzzle:
+    """`CAGES SUMS SOLUTION`: cage symbols per cell ('.' none), totals by first appearance
+    (0 = no total), and the solution or '-'."""
+    cages_text, sums_text, solution_text = _fields(text, "CAGES SUMS SOLUTION")
+    n = _side(len(cages_text), "CAGES")
+    cells: dict[str, list[Cell]] = {}
+    for index, symbol in enumerate(cages_text):
+        if symbol != ".":
+            cells.setdefault(symbol, []).append(divmod(index, n))
+    try:
+        totals = [int(t) for t in sums_text.split(",")]
+    except ValueError:
+        raise PuzzleError(f"SUMS must be comma-separated integers, not {sums_text!r}") from None
+    if len(totals) != len(cells):
+        raise PuzzleError(f"{len(cells)} cages but {len(totals)} sums")
+    cages = tuple(
+        Cage(tuple(group), total or None)
+        for group, total in zip(cells.values(), totals, strict=True)
+    )
+    for symbol, group in cells.items():
+        if len(group) > n:
+            raise PuzzleError(f"cage {symbol!r} has {len(group)} cells, more than {n}")
+    shape = make_shape(n, options.box if options else None)
+    solution = _solution(solution_text, n)
+    return Puzzle(shape, Grid.empty(n), (Killer(cages),), solution=solution)
+
+
+def parse_jigsaw(text: str, options: ReadOptions | None = None) -> Puzzle:
+    """`PUZZLE REGIONS SOLUTION`: givens ('.' blank), a region label per cell, the solution."""
+    givens_text, regions_text, solution_text = _fields(text, "PUZZLE REGIONS SOLUTION")
+    n = _side(len(givens_text), "PUZZLE")
+    if len(regions_text) != n * n:
+        raise PuzzleError(f"REGIONS has {len(regions_text)} labels, expected {n * n}")
+    shape = Shape.jigsaw([list(regions_text[r * n : (r + 1) * n]) for r in range(n)])
+    values = []
+    for index, ch in enumerate(givens_text):
+        if ch in ".0":
+            values.append(0)
+        elif ch.isdigit():
+            values.append(int(ch))
+        else:
+            r, c = divmod(index, n)
+            raise PuzzleError(f"PUZZLE: {ch!r} at r{r + 1}c{c + 1} is not a digit or '.'")
+    solution = _solution(solution_text, n)
+    return Puzzle(shape, Grid(n, tuple(values)), solution=solution)
