@@ -11,12 +11,13 @@ from pathlib import Path
 from satsudoku.errors import PuzzleError
 from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset
 from satsudoku.io.document import puzzle_from_document
+from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import format_document, format_grid, format_line, puzzle_document
 from satsudoku.puzzle import Puzzle
 
-FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", *DATASET_FORMATS)
+FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", "fpuzzles", *DATASET_FORMATS)
 
 __all__ = [
     "FORMATS",
@@ -47,6 +48,9 @@ def iter_puzzles(
         fmt = "toml"
     if fmt == "auto" and source.endswith(".json"):
         fmt = "json"
+    if fmt in ("auto", "fpuzzles") and looks_like_fpuzzles(source):  # a link or string, no file
+        yield from iter_fpuzzles(source, options)
+        return
     if str(path) == "-":
         yield from _iter_stream(sys.stdin, fmt, options)
         return
@@ -96,6 +100,9 @@ def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterat
         if line.strip() and not line.lstrip().startswith("#"):
             first = line.lstrip()
             break
+    if fmt == "fpuzzles" or (fmt == "auto" and looks_like_fpuzzles(first)):
+        yield from iter_fpuzzles("".join(head) + "".join(iterator), options)
+        return
     if fmt == "auto":
         if first.startswith("["):
             fmt = "leetcode"
@@ -135,7 +142,9 @@ def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
         raise PuzzleError(
             f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
         ) from None
-    if isinstance(value, list):
+    if is_fpuzzles_document(value):
+        yield from iter_fpuzzles(text, options)
+    elif isinstance(value, list):
         yield from puzzles_from_json_list(value, options)
     elif isinstance(value, dict) and isinstance(value.get("puzzles"), list):
         for doc in value["puzzles"]:
