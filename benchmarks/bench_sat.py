@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -109,6 +110,7 @@ def main() -> None:
     if args.configs == "all":
         configs += [(e, "cadical195") for e in ("minimal", "efficient", "reduced")]
         configs += [("extended", s) for s in ("cadical153", "glucose4", "minisat22", "maplechrono")]
+    print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for name in DATASETS:
         source, lines = load(name, args.count)
         puzzles = to_puzzles(lines)
@@ -133,6 +135,7 @@ def main() -> None:
             print(
                 f"  {label:36s} {rate:8.0f} puzzles/s  {rate / base:5.2f}x  unique={answers[label]}"
             )
+    print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

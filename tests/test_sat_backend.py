@@ -9,10 +9,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from satsudoku import Puzzle, PuzzleError, Shape, Status, get_backend
+from satsudoku import Puzzle, PuzzleError, Result, Shape, Status, get_backend
 from satsudoku.backends import sat
 from satsudoku.backends.sat import SatBackend
 from satsudoku.constraints import Allowed, Constraint
+from satsudoku.grid import Grid
 from satsudoku.proof.certificate import SatCertificate, check_certificate
 from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
 
@@ -101,6 +102,24 @@ def test_session_rebuilds_and_batches_agree(monkeypatch: pytest.MonkeyPatch) -> 
     assert [r.solution for r in got if r.status is Status.UNIQUE] == [
         r.solution for r in expected if r.status is Status.UNIQUE
     ]
+
+
+@pytest.mark.parametrize("solver", sorted(sat.UP_PROOF))
+def test_unit_propagation_shortcut_agrees_with_the_blocking_call(
+    solver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzles = _puzzles("17clue.txt", 20) + _puzzles("serg-benchmark.txt", 10)
+    puzzles += _puzzles("top1465.txt", 5) + [Puzzle.empty(Shape(2, 2))]
+
+    def verdicts(results: Iterator[Result]) -> list[tuple[Status, Grid | None]]:
+        # a second solution depends on the search path; the verdict and a unique one do not
+        return [(r.status, r.solution if r.status is Status.UNIQUE else None) for r in results]
+
+    fast = verdicts(SatBackend(solver=solver).solve_many(puzzles))
+    assert sum(status is Status.MULTIPLE for status, _ in fast) == 11
+    monkeypatch.setattr(sat, "UP_PROOF", {})  # always make the second, blocking call
+    assert verdicts(SatBackend(solver=solver).solve_many(puzzles)) == fast
+    assert verdicts(get_backend("bitmask").solve(p) for p in puzzles) == fast
 
 
 @pytest.mark.parametrize("line", ["11" + "." * 79, None])

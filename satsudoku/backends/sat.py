@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from pysat.solvers import Solver, SolverNames
@@ -40,6 +41,13 @@ UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 REBUILD_EVERY = 500  # puzzles per incremental solver: retired selectors lengthen every model
 _FIRST_BUDGET = 200  # conflicts per slice when a deadline is set; doubles up to _MAX_BUDGET
 _MAX_BUDGET = 20_000
+# Solvers whose first call may prove uniqueness by itself: with these options every variable
+# a model sets is either an assumption, a counted decision or propagated (CaDiCaL's "lucky"
+# phases decide without counting and "elim" sets eliminated variables by model extension).
+UP_PROOF: dict[str, dict[str, int]] = {
+    "cadical153": {"lucky": 0, "elim": 0},
+    "cadical195": {"lucky": 0, "elim": 0},
+}
 
 Stats = dict[str, int | float | str]
 
@@ -102,12 +110,22 @@ def _rules_formula(
 
 
 class _Session:
-    """An incremental solver for one shape and rule set; givens arrive as assumptions."""
+    """An incremental solver for one shape and rule set; givens arrive as assumptions.
+
+    Per puzzle: one call under the givens; if that call made no decision and met no conflict,
+    unit propagation alone implied the whole model, so it is the only solution and the
+    blocking call is skipped (sound only where `UP_PROOF` switches off what could assign a
+    variable without counting a decision). Otherwise a second call under a selector-guarded
+    blocking clause decides uniqueness.
+    """
 
     def __init__(self, formula: CnfFormula, used_vars: int, solver_name: str) -> None:
         self.formula = formula
         self.solver_name = solver_name
-        self.n = formula.shape.size
+        self.n = n = formula.shape.size
+        self.cell_vars = n**3
+        self.bases = [index * n for index in range(n * n)]  # var of (cell, digit) = base + digit
+        self.up_proof = solver_name in UP_PROOF
         self.used_vars = used_vars
         self.solver: Any = None
         self.solved = 0
@@ -118,6 +136,8 @@ class _Session:
         if self.solver is not None:
             self.solver.delete()
         self.solver = Solver(name=self.solver_name)
+        if self.up_proof:
+            self.solver.configure(UP_PROOF[self.solver_name])  # before any clause
         self.solver.append_formula(self.formula.clauses)
         self.next_var = self.formula.num_vars + 1
         self.solved = 0
@@ -127,27 +147,30 @@ class _Session:
             self.solver.delete()
             self.solver = None
 
-    def decode(self, model: list[int]) -> Grid:
-        n = self.n
-        cells = n * n
-        # Every cell variable occurs in the rules, so exactly one digit per cell is true and
-        # the true literals come in cell order: (lit - 1) % n + 1 is the digit.
-        values = [(lit - 1) % n + 1 for lit in model[: cells * n] if lit > 0]
-        if len(values) != cells:
-            values = [0] * cells
-            for lit in model[: cells * n]:
-                if lit > 0:
-                    index, digit0 = divmod(lit - 1, n)
-                    values[index] = digit0 + 1
-        return Grid(n, tuple(values))
+    def true_cell_lits(self, model: list[int]) -> list[int]:
+        """The true cell-digit literals, in cell order (one per cell in a model)."""
+        # Every cell variable occurs in the rules, so exactly one digit per cell is true
+        # and filtering the cell block yields them in cell order.
+        true = [lit for lit in model[: self.cell_vars] if lit > 0]
+        if len(true) == len(self.bases):
+            return true
+        by_cell = [0] * len(self.bases)  # defensive: not one digit per cell
+        for lit in true:
+            by_cell[(lit - 1) // self.n] = lit
+        return by_cell
+
+    def decode(self, true: list[int]) -> Grid:
+        digits = [lit - base if lit else 0 for lit, base in zip(true, self.bases, strict=True)]
+        return Grid(self.n, tuple(digits))
 
     def solve(
         self, givens: Grid, limit: int, deadline: float | None
     ) -> tuple[list[Grid], bool, Stats]:
         """Up to `limit` solutions, whether the search was exhausted, and counters."""
-        n = self.n
         solver = self.solver
-        assumptions = [i * n + d for i, d in enumerate(givens.values) if d]
+        values = givens.values
+        assumptions = [base + d for base, d in zip(self.bases, values, strict=True) if d]
+        open_cells = [not d for d in values]
         before = _counters(solver)
         run = _Run(solver, self.solver_name)
         solutions: list[Grid] = []
@@ -162,13 +185,17 @@ class _Session:
             if not answer:
                 exhausted = True
                 break
-            grid = self.decode(solver.get_model())
-            solutions.append(grid)
+            model = solver.get_model()
+            true = self.true_cell_lits(model)
+            solutions.append(self.decode(true))
             if len(solutions) >= limit:
+                break
+            if self.up_proof and len(solutions) == 1 and self._implied(before):
+                exhausted = True  # unit propagation forced every literal: no other model
                 break
             selector = self.next_var
             self.next_var += 1
-            solver.add_clause([-selector, *self.formula.block(grid, givens)])
+            solver.add_clause([-selector, *[-lit for lit in compress(true, open_cells) if lit]])
             selectors.append(selector)
             assumptions.append(selector)
         for selector in selectors:
@@ -181,6 +208,11 @@ class _Session:
         if self.solved >= REBUILD_EVERY:
             self._start()
         return solutions, exhausted, stats
+
+    def _implied(self, before: dict[str, int]) -> bool:
+        """True when the last call neither decided nor conflicted: its model is UP-implied."""
+        now = _counters(self.solver)
+        return now["decisions"] == before["decisions"] and now["conflicts"] == before["conflicts"]
 
 
 class SatBackend:
