@@ -12,11 +12,11 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, backend_names, get_backend
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.io import FORMATS, format_board, format_grid, format_line, iter_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
-from satsudoku.rules import make_rule
+from satsudoku.rules import load_plugin, make_rule
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +52,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="TYPE",
         help="add a parameterless variant rule to every puzzle, e.g. --rule diagonal",
+    )
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        type=plugin_argument,
+        metavar="MODULE",
+        help="import MODULE (or a .py file) first: the rules it registers become usable",
     )
 
 
@@ -223,6 +231,15 @@ class Progress:
             self._draw(time.perf_counter())
             self.stream.write("\n")
             self.stream.flush()
+
+
+def plugin_argument(name: str) -> str:
+    """Load a rule plugin while the command line is parsed, so --rule and documents see it."""
+    try:
+        load_plugin(name)
+    except SatsudokuError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name
 
 
 def parse_box(text: str) -> tuple[int, int]:

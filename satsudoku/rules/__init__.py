@@ -6,12 +6,17 @@ Register a class with `@register_rule` and it works in puzzle documents, `--rule
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from satsudoku.constraints import Constraint
-from satsudoku.errors import PuzzleError, UnknownRuleError
+from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import Cell, Shape
 
 
@@ -87,6 +92,48 @@ def parse_cell(value: Any, shape: Shape, where: str) -> Cell:
     return row - 1, col - 1
 
 
+ENTRY_POINT_GROUP = "satsudoku.rules"
+_entry_points_loaded = False
+
+
 def _load_builtin_rules() -> None:
-    """Import the modules whose decorators fill the registry (deferred to avoid cycles)."""
+    """Import the modules whose decorators fill the registry (deferred to avoid cycles), then
+    the installed plugins: every `satsudoku.rules` entry point is loaded once."""
+    global _entry_points_loaded
     from satsudoku.rules import cells, chess, classic, dots, groups, lines, sums  # noqa: F401
+
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            entry.load()
+        except Exception as exc:  # a broken plugin must say which one it is
+            raise SatsudokuError(
+                f"rule plugin {entry.name!r} ({entry.value}) failed to load: {exc}"
+            ) from exc
+
+
+def load_plugin(name: str) -> None:
+    """Import a user module that registers rules: a dotted module name (found from the current
+    directory too) or the path of a .py file."""
+    _load_builtin_rules()
+    try:
+        if name.endswith(".py"):
+            path = Path(name)
+            if not path.is_file():
+                raise SatsudokuError(f"plugin file {name!r} not found")
+            spec = importlib.util.spec_from_file_location(f"satsudoku_plugin_{path.stem}", path)
+            if spec is None or spec.loader is None:
+                raise SatsudokuError(f"cannot import plugin file {name!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            return
+        if "" not in sys.path and str(Path.cwd()) not in sys.path:
+            sys.path.append(str(Path.cwd()))  # `--plugin mymodule` next to the puzzle files
+        importlib.import_module(name)
+    except SatsudokuError:
+        raise
+    except Exception as exc:
+        raise SatsudokuError(f"plugin {name!r} failed to import: {exc}") from exc

@@ -1,0 +1,143 @@
+"""User rules without forking: a rule in the user's own file, loaded with --plugin (module name
+or .py path) or an entry point, works in --rule, in documents and on every backend."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from satsudoku.backends import available, get_backend
+from satsudoku.cli import main
+from satsudoku.errors import SatsudokuError
+from satsudoku.grid import Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.rules import load_plugin, make_rule
+from tests.test_rules import all_4x4
+
+# The README's example, verbatim: no two cells a chess queen's move apart both hold a 9 (rows
+# and columns already forbid that, so only the diagonals need constraints).
+QUEEN_PLUGIN = textwrap.dedent(
+    '''
+    """No two cells a chess queen's move apart both hold the digit `digit` (default 9)."""
+
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from satsudoku.constraints import Table
+    from satsudoku.rules import register_rule
+
+
+    @register_rule("queen")
+    @dataclass(frozen=True)
+    class Queen:
+        type: ClassVar[str] = "queen"
+        digit: int = 9
+
+        @classmethod
+        def from_spec(cls, spec, shape):
+            return cls(int(spec.get("digit", 9)))
+
+        def constraints(self, shape):
+            digits = range(1, shape.size + 1)
+            nines = (self.digit, self.digit)
+            not_both = frozenset((a, b) for a in digits for b in digits if (a, b) != nines)
+            cells = list(shape.cells())
+            for a in cells:
+                for b in cells:
+                    if a < b and abs(a[0] - b[0]) == abs(a[1] - b[1]):  # same diagonal
+                        yield Table((a, b), not_both)
+
+        def to_spec(self):
+            return {"type": self.type, "digit": self.digit}
+    '''
+)
+
+
+@pytest.fixture
+def plugin_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "queen_rule.py"
+    path.write_text(QUEEN_PLUGIN)
+    monkeypatch.chdir(tmp_path)
+    yield path
+    sys.modules.pop("queen_rule", None)
+
+
+def queen_ok(g: tuple[tuple[int, ...], ...], digit: int) -> bool:
+    spots = [(r, c) for r in range(4) for c in range(4) if g[r][c] == digit]
+    return all(
+        abs(a[0] - b[0]) != abs(a[1] - b[1]) for i, a in enumerate(spots) for b in spots[i + 1 :]
+    )
+
+
+@pytest.mark.parametrize("backend_name", available())
+def test_a_plugin_rule_counts_right_on_every_backend(plugin_file: Path, backend_name: str) -> None:
+    load_plugin(str(plugin_file))
+    shape = Shape(2, 2)
+    rule = make_rule({"type": "queen", "digit": 4}, shape)
+    expected = sum(1 for g in all_4x4() if queen_ok(g, 4))
+    assert 0 < expected < 288
+    result = get_backend(backend_name).solve(Puzzle.empty(shape, (rule,)), limit=300)
+    assert result.exhausted and result.count == expected
+
+
+def test_cli_plugin_by_module_name_with_rule_option(
+    plugin_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    puzzle = plugin_file.parent / "p.txt"
+    puzzle.write_text("." * 81 + "\n")
+    argv = ["solve", str(puzzle), "--plugin", "queen_rule", "--rule", "queen", "--limit", "1"]
+    assert main([*argv, "--backend", "sat", "--json"]) == 0
+    solution = json.loads(capsys.readouterr().out)["solution"]
+    nines = [divmod(i, 9) for i, ch in enumerate(solution) if ch == "9"]
+    assert len(nines) == 9
+    assert all(abs(a[0] - b[0]) != abs(a[1] - b[1]) for a in nines for b in nines if a != b)
+
+
+def test_cli_plugin_by_path_in_a_document(
+    plugin_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = plugin_file.parent / "doc.json"
+    doc.write_text(json.dumps({"size": 4, "rules": [{"type": "queen", "digit": 1}]}))
+    assert main(["count", str(doc), "--plugin", str(plugin_file)]) == 0
+    expected = sum(1 for g in all_4x4() if queen_ok(g, 1))
+    assert str(expected) in capsys.readouterr().out
+
+
+def test_missing_plugin_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "-", "--plugin", "no_such_rules_module_xyz"])
+    assert info.value.code == 2
+    assert "plugin 'no_such_rules_module_xyz' failed to import" in capsys.readouterr().err
+    with pytest.raises(SatsudokuError, match="not found"):
+        load_plugin(str(tmp_path / "missing.py"))
+
+
+def test_entry_points_are_loaded(monkeypatch: pytest.MonkeyPatch, plugin_file: Path) -> None:
+    """A distribution's `[project.entry-points."satsudoku.rules"]` is imported with the builtins."""
+    import satsudoku.rules as rules
+
+    class Entry:
+        name, value = "queen", "queen_rule"
+
+        def load(self) -> object:
+            sys.path.insert(0, str(plugin_file.parent))
+            try:
+                return __import__("queen_rule")
+            finally:
+                sys.path.remove(str(plugin_file.parent))
+
+    def fake_entry_points(group: str) -> list[Entry]:
+        return [Entry()] if group == rules.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(rules, "entry_points", fake_entry_points)
+    monkeypatch.setattr(rules, "_entry_points_loaded", False)
+    monkeypatch.setattr(rules, "_REGISTRY", dict(rules._REGISTRY))
+    rules._REGISTRY.pop("queen", None)
+    assert make_rule({"type": "queen"}, Shape(3, 3)).to_spec() == {"type": "queen", "digit": 9}
