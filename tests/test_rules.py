@@ -393,13 +393,6 @@ CAGE_6 = ("r4c4", "r5c4", "r5c3", "r5c2", "r5c1", "r6c1")  # 5,3,2,1,4,6: three 
 CAGE_4 = ("r1c6", "r2c6", "r3c6", "r3c5")  # 6,3,2,4 = 15: sets {2,3,4,6} and {1,3,5,6}
 DIAGONAL = ("r2c1", "r3c2", "r4c3", "r5c4", "r6c5")  # 5+5+6+3+1 = 20, with a repeat
 
-# The bitmask kernel's table propagation (`_Kernel._tables`) narrows a cell from a mask read
-# before an earlier assign() in the same loop changed it, and can write a removed candidate (or
-# an open bit over a placed cell) back: it loses solutions on these cases. Fix: re-read
-# `open_bits(cands[i])` just before narrowing. Reported; the backend is not this module's.
-BITMASK_BUG = {"renban-whispers-6x6", "sandwich-6x6"}
-BITMASK_BUG_REASON = "bitmask _tables narrows from stale masks (loses solutions)"
-
 CASES_6X6: list[tuple[str, list[dict[str, Any]], Predicate]] = [
     (
         "xv-x",
@@ -483,10 +476,7 @@ def test_6x6_counts_match_the_oracle(
     backend_name: str,
     specs: list[dict[str, Any]],
     oracle: Predicate,
-    request: pytest.FixtureRequest,
 ) -> None:
-    if backend_name == "bitmask" and request.node.callspec.id.split("-bitmask")[0] in BITMASK_BUG:
-        request.applymarker(pytest.mark.xfail(reason=BITMASK_BUG_REASON, strict=False))
     expected = sum(1 for g in all_6x6_first_row() if oracle(g))
     assert 0 < expected < 2_000
     assert count_with(backend_name, Shape(2, 3), FIRST_ROW, specs, 2_001) == expected

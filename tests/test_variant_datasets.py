@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from satsudoku.backends import available, get_backend
 from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.io.datasets import parse_jigsaw, parse_killer
 from satsudoku.puzzle import Puzzle
@@ -21,24 +19,7 @@ from satsudoku.rules import make_rule
 from tests.conftest import sample_lines
 
 
-@cache
-def bitmask_table_bug() -> bool:
-    """True while the bitmask kernel's table propagation loses solutions (see test_rules)."""
-    # The sandwich-6x6 case of test_rules: one solution, which the bug makes "unsatisfiable".
-    spec = {
-        "type": "sandwich",
-        "rows": [None, 4, None, 8, None, None],
-        "cols": [None, 9] + [None] * 3 + [5],
-    }
-    shape = Shape(2, 3)
-    givens = Grid(6, (1, 2, 3, 4, 5, 6) + (0,) * 30)
-    puzzle = Puzzle(shape, givens, (make_rule(spec, shape),))
-    return get_backend("bitmask").solve(puzzle).status is Status.UNSATISFIABLE
-
-
 def solve_checked(puzzle: Puzzle, backend_name: str) -> None:
-    if backend_name == "bitmask" and bitmask_table_bug():
-        pytest.xfail("bitmask _tables narrows from stale masks (loses solutions)")
     result = get_backend(backend_name).solve(puzzle, timeout=60)
     assert result.status is Status.UNIQUE, puzzle.origin
     assert result.solution == puzzle.solution, puzzle.origin

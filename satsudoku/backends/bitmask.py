@@ -267,7 +267,9 @@ class _Kernel:
                     for k, bit in enumerate(row):
                         support[k] |= bit
             for k, i in enumerate(cells):
-                m = masks[k]
+                # Re-read the cell: an assign earlier in this loop may have narrowed or placed
+                # it. Support counted on the older (wider) masks is still a sound filter.
+                m = open_bits(cands[i])
                 narrowed = m & support[k]
                 if narrowed != m:  # a placed cell (one digit) can only stay or fail here
                     if not narrowed:
