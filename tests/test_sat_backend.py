@@ -122,6 +122,18 @@ def test_unit_propagation_shortcut_agrees_with_the_blocking_call(
     assert verdicts(get_backend("bitmask").solve(p) for p in puzzles) == fast
 
 
+@pytest.mark.parametrize("solver", sorted(sat.UP_PROOF))
+def test_a_kept_trail_does_not_pass_for_unit_propagation(solver: str) -> None:
+    # CaDiCaL keeps the last call's trail between calls (incremental lazy backtracking): after
+    # a limit-1 solve, the empty grid came back with no decisions and was called unique.
+    backend = SatBackend(solver=solver)
+    first = backend.solve(Puzzle(Shape(2, 3), Grid(6, (2, 1, 6, 5, 4, 3) + (0,) * 30)), limit=1)
+    assert first.status is Status.SOLVED
+    again = backend.solve(Puzzle.empty(Shape(2, 3)), limit=2)
+    assert again.status is Status.MULTIPLE and len(again.solutions) == 2
+    assert backend.solve(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
+
+
 @pytest.mark.parametrize("line", ["11" + "." * 79, None])
 def test_certify_attaches_a_checkable_certificate(line: str | None) -> None:
     puzzle = puzzle_from_line(line, NINE) if line else _puzzles("top1465.txt", 1)[0]
