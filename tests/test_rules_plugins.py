@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,43 +18,9 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.rules import load_plugin, make_rule
 from tests.test_rules import all_4x4
 
-# The README's example, verbatim: no two cells a chess queen's move apart both hold a 9 (rows
-# and columns already forbid that, so only the diagonals need constraints).
-QUEEN_PLUGIN = textwrap.dedent(
-    '''
-    """No two cells a chess queen's move apart both hold the digit `digit` (default 9)."""
-
-    from dataclasses import dataclass
-    from typing import ClassVar
-
-    from satsudoku.constraints import Table
-    from satsudoku.rules import register_rule
-
-
-    @register_rule("queen")
-    @dataclass(frozen=True)
-    class Queen:
-        type: ClassVar[str] = "queen"
-        digit: int = 9
-
-        @classmethod
-        def from_spec(cls, spec, shape):
-            return cls(int(spec.get("digit", 9)))
-
-        def constraints(self, shape):
-            digits = range(1, shape.size + 1)
-            nines = (self.digit, self.digit)
-            not_both = frozenset((a, b) for a in digits for b in digits if (a, b) != nines)
-            cells = list(shape.cells())
-            for a in cells:
-                for b in cells:
-                    if a < b and abs(a[0] - b[0]) == abs(a[1] - b[1]):  # same diagonal
-                        yield Table((a, b), not_both)
-
-        def to_spec(self):
-            return {"type": self.type, "digit": self.digit}
-    '''
-)
+# The README's example, shipped as examples/queen_rule.py: no two cells a chess queen's move
+# apart both hold a 9 (rows and columns already forbid that, so only the diagonals need rules).
+QUEEN_PLUGIN = (Path(__file__).resolve().parent.parent / "examples" / "queen_rule.py").read_text()
 
 
 @pytest.fixture
