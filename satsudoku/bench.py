@@ -87,16 +87,31 @@ class Task:
     puzzle: Puzzle
 
 
-def load_tasks(paths: Sequence[str], *, sample: int | None, seed: int) -> list[Task]:
+@dataclass(frozen=True)
+class Reading:
+    """How datasets are read: `solve`'s input options (format, box, symbols, --rule)."""
+
+    fmt: str = "auto"
+    box: tuple[int, int] | None = None
+    symbols: str | None = None
+    rules: tuple[str, ...] = ()
+
+    def options(self) -> dict[str, Any]:
+        return {"fmt": self.fmt, "box": self.box, "symbols": self.symbols, "rules": self.rules}
+
+
+def load_tasks(
+    paths: Sequence[str], *, sample: int | None, seed: int, reading: Reading = Reading()
+) -> list[Task]:
     """Every puzzle of every dataset, or `sample` of each drawn with `seed`."""
     names = [Path(path).name for path in paths]
     if len(set(names)) != len(names):
         raise PuzzleError("two datasets share a file name; rows could not be told apart")
     tasks: list[Task] = []
     for path, name in zip(paths, names, strict=True):
-        chosen = _sample_lines(path, sample, seed) if sample else None
+        chosen = _sample_lines(path, sample, seed, reading) if sample else None
         if chosen is None:
-            puzzles = list(enumerate(iter_puzzles(path)))
+            puzzles = list(enumerate(iter_puzzles(path, **reading.options())))
             if sample and len(puzzles) > sample:
                 picked = sorted(random.Random(seed).sample(range(len(puzzles)), sample))
                 puzzles = [puzzles[i] for i in picked]
@@ -107,7 +122,9 @@ def load_tasks(paths: Sequence[str], *, sample: int | None, seed: int) -> list[T
     return tasks
 
 
-def _sample_lines(path: str, k: int, seed: int) -> list[tuple[int, Puzzle]] | None:
+def _sample_lines(
+    path: str, k: int, seed: int, reading: Reading
+) -> list[tuple[int, Puzzle]] | None:
     """Fast sampling for one-puzzle-per-line files: parse only the drawn lines.
 
     Returns None when the file is not of that kind, and the caller parses it whole.
@@ -126,7 +143,7 @@ def _sample_lines(path: str, k: int, seed: int) -> list[tuple[int, Puzzle]] | No
     for index in picked:
         number, text = lines[index]
         try:
-            puzzles = read_text(text, source=path)
+            puzzles = read_text(text, source=path, **reading.options())
         except PuzzleError:
             return None
         if len(puzzles) != 1:
@@ -225,6 +242,7 @@ def metadata_record(
     limit: int,
     configs: Sequence[Config],
     datasets: Sequence[str],
+    reading: Reading = Reading(),
     argv: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """What makes a run reproducible: versions, machine, options, inputs, command line."""
@@ -245,6 +263,7 @@ def metadata_record(
         "limit": limit,
         "configs": {c.name: {"backend": c.backend, **c.options} for c in configs},
         "datasets": {Path(p).name: {"path": str(p), "sha256": _sha256(p)} for p in datasets},
+        "reading": reading.options(),
     }
 
 

@@ -103,3 +103,25 @@ def test_summary_percentiles() -> None:
     assert (summary.puzzles, summary.solved) == (100, 99)
     assert (summary.median, summary.p90, summary.p99, summary.maximum) == (0.505, 0.9, 0.99, 1.0)
     assert "| d | c | 100 | 99/100 |" in bench.format_summary([summary], markdown=True)
+
+
+def test_reading_options_apply_to_datasets(tmp_path: Path) -> None:
+    # The X-Sudoku sample is unique only under its diagonals: --rule reaches every puzzle.
+    data = str(BUNDLED / "x-sudoku-sample.txt")
+    for extra, status in (([], "multiple"), (["--rule", "diagonal"], "unique")):
+        out = tmp_path / f"x{len(extra)}.jsonl"
+        argv = ["bench", data, "--backends", "bitmask,sat:extended", "--out", str(out), *extra]
+        assert main(argv) == 0
+        rows = bench.read_rows(str(out))
+        assert [r["status"] for r in rows] == [status, status]
+    meta = json.loads(out.read_text().splitlines()[0])["meta"]
+    assert meta["reading"]["rules"] == ["diagonal"]
+
+
+@pytest.mark.shared
+def test_killer_collections_bench_with_their_format(shared_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "k.csv"
+    data = str(shared_data / "killer-janko-9x9.txt")
+    argv = ["bench", data, "--format", "killer", "--sample", "2", "--backends", "sat:extended"]
+    assert main([*argv, "--out", str(out), "--cross-check"]) == 0
+    assert [r["status"] for r in _csv_rows(out)] == ["unique", "unique"]

@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from satsudoku import bench
-from satsudoku.commands.common import positive_float, positive_int
+from satsudoku.commands.common import add_reading_options, positive_float, positive_int
 from satsudoku.crosscheck import CrossCheckError
 from satsudoku.errors import PuzzleError
 
@@ -21,6 +21,7 @@ def register(subparsers: Any) -> None:
         "per (puzzle, configuration) to --out, and print puzzles/s and latency percentiles.",
     )
     parser.add_argument("datasets", nargs="+", metavar="DATASET", help="puzzle files")
+    add_reading_options(parser)
     parser.add_argument(
         "--backends",
         default=",".join(bench.DEFAULT_CONFIGS),
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         bench.require_matplotlib()
     configs = bench.parse_configs(args.backends, solver=args.solver)
-    tasks = bench.load_tasks(args.datasets, sample=args.sample, seed=args.seed)
+    reading = bench.Reading(args.fmt, args.box, args.symbols, tuple(args.rule))
+    tasks = bench.load_tasks(args.datasets, sample=args.sample, seed=args.seed, reading=reading)
     earlier = bench.read_rows(args.out) if args.out and args.resume else []
     wanted = {(t.dataset, t.index) for t in tasks}
     names = {c.name for c in configs}
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         limit=args.limit,
         configs=configs,
         datasets=args.datasets,
+        reading=reading,
     )
     writer = bench.RowWriter(args.out, meta, resume=args.resume) if args.out else None
     done_keys = {bench.row_key(r) for r in kept}

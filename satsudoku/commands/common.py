@@ -8,7 +8,6 @@ import json
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, backend_names, get_backend
@@ -16,7 +15,7 @@ from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.io import FORMATS, format_board, format_grid, format_line, iter_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
-from satsudoku.rules import load_plugin, make_rule
+from satsudoku.rules import load_plugin
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +27,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="puzzle file (text, LeetCode JSON, JSON/TOML document); '-' or none for stdin",
     )
+    add_reading_options(parser)
+
+
+def add_reading_options(parser: argparse.ArgumentParser) -> None:
+    """How to read puzzle files: format, box, symbols, extra rules and rule plugins."""
     parser.add_argument(
         "--format",
         dest="fmt",
@@ -141,11 +145,9 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
 
 def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
     """Stream the puzzles named by the input options, with any --rule added."""
-    for puzzle in iter_puzzles(args.file, fmt=args.fmt, box=args.box, symbols=args.symbols):
-        if args.rule:
-            extra = tuple(make_rule({"type": name}, puzzle.shape) for name in args.rule)
-            puzzle = replace(puzzle, rules=puzzle.rules + extra)
-        yield puzzle
+    yield from iter_puzzles(
+        args.file, fmt=args.fmt, box=args.box, symbols=args.symbols, rules=args.rule
+    )
 
 
 def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from satsudoku.errors import PuzzleError
@@ -16,6 +17,7 @@ from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import format_document, format_grid, format_line, puzzle_document
 from satsudoku.puzzle import Puzzle
+from satsudoku.rules import make_rule
 
 FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", "fpuzzles", *DATASET_FORMATS)
 
@@ -31,6 +33,7 @@ __all__ = [
     "puzzle_document",
     "read_puzzles",
     "read_text",
+    "with_rules",
 ]
 
 
@@ -40,8 +43,14 @@ def iter_puzzles(
     fmt: str = "auto",
     box: tuple[int, int] | None = None,
     symbols: str | None = None,
+    rules: Sequence[str] = (),
 ) -> Iterator[Puzzle]:
-    """Stream the puzzles of a file (or `-` for standard input)."""
+    """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
+    rule types in `rules` added (what `--rule` does on the command line)."""
+    if rules:
+        for puzzle in iter_puzzles(path, fmt=fmt, box=box, symbols=symbols):
+            yield with_rules(puzzle, rules)
+        return
     source = "<stdin>" if str(path) == "-" else str(path)
     options = ReadOptions(box=box, symbols=symbols, source=source)
     if fmt == "auto" and source.endswith(".toml"):
@@ -80,10 +89,20 @@ def read_text(
     box: tuple[int, int] | None = None,
     symbols: str | None = None,
     source: str | None = None,
+    rules: Sequence[str] = (),
 ) -> list[Puzzle]:
-    """Parse puzzles from a string (the same detection as files)."""
+    """Parse puzzles from a string (the same detection as files), `rules` added to each."""
     options = ReadOptions(box=box, symbols=symbols, source=source)
-    return list(_iter_stream(iter(text.splitlines(keepends=True)), fmt, options))
+    puzzles = _iter_stream(iter(text.splitlines(keepends=True)), fmt, options)
+    return [with_rules(puzzle, rules) for puzzle in puzzles]
+
+
+def with_rules(puzzle: Puzzle, types: Sequence[str]) -> Puzzle:
+    """The puzzle with parameterless rules of these types added (e.g. `diagonal`)."""
+    if not types:
+        return puzzle
+    extra = tuple(make_rule({"type": name}, puzzle.shape) for name in types)
+    return replace(puzzle, rules=puzzle.rules + extra)
 
 
 def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
