@@ -6,7 +6,10 @@ somewhere, and a digit with one place left goes there (hidden singles). The root
 locked candidates (pointing/claiming between any two houses that share cells). Branching picks
 the cell with the fewest candidates, ties going to the one with most open peers. The kernel is
 generic over houses: any all-different group adds peers, any n-cell group also takes part in
-hidden singles and locked candidates, and tables are kept arc-consistent.
+hidden singles and locked candidates, and tables are kept arc-consistent. Killer cages and
+renban lines (`DigitSets`) and linear sums (`Sum`: little killers, arrows) are native: a cage
+keeps its cells within the still-possible digit sets, a sum prunes by bounds; their Table
+decompositions grow as |sets|·k! and past MAX_TABLE.
 
 Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
 summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
@@ -22,7 +25,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.constraints import (
+    CORE_KINDS,
+    AllDifferent,
+    Allowed,
+    Constraint,
+    DigitSets,
+    Sum,
+    Table,
+    lower,
+)
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
@@ -45,6 +57,27 @@ def _no_cells(cands: Sequence[int]) -> tuple[int, ...]:
 def _one_cell(i: int) -> _Getter:
     """A getter for a 1-cell house (1×1 board), shaped like itemgetter's tuple result."""
     return lambda cands: (cands[i],)
+
+
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)  # posted as they are
+
+
+@dataclass(frozen=True)
+class _CageIdx:
+    """A `DigitSets` over flat cell indices; each set as the open bits of its digits."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    sets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _SumIdx:
+    """A `Sum` over flat cell indices: Σ weights[i] · digit(cells[i]) == total."""
+
+    cells: tuple[int, ...]
+    weights: tuple[int, ...]
+    total: int
 
 
 @dataclass(frozen=True)
@@ -77,13 +110,30 @@ class _Kernel:
         houses: list[tuple[int, ...]] = []
         allowed = [self.full] * (n * n)
         tables: list[_TableIdx] = []
+        cages: list[_CageIdx] = []
+        sums: list[_SumIdx] = []
+        groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         for constraint in constraints:
             if isinstance(constraint, AllDifferent):
+                groups.append(tuple(r * n + c for r, c in constraint.cells))
+            elif isinstance(constraint, DigitSets):
                 group = tuple(r * n + c for r, c in constraint.cells)
+                groups.append(group)
+                sets = tuple(sum(self.bit[d - 1] for d in s) for s in constraint.fitting_sets())
+                union = 0
+                for bits in sets:
+                    union |= bits
                 for i in group:
-                    peer_sets[i].update(group)
-                if len(set(group)) == n:  # pigeonhole: every digit occurs exactly once
-                    houses.append(group)
+                    allowed[i] &= union  # no fitting set: every cell empty, a contradiction
+                if group and sets:
+                    cages.append(_CageIdx(group, _getter(group), sets))
+            elif isinstance(constraint, Sum):
+                cells = tuple(r * n + c for r, c in constraint.cells)
+                for a, b in constraint.distinct:  # a binary all-different: the pair are peers
+                    if cells[a] == cells[b]:
+                        allowed[cells[a]] = 0  # a cell that must differ from itself
+                    groups.append((cells[a], cells[b]))
+                sums.append(_SumIdx(cells, constraint.coefficients(), constraint.total))
             elif isinstance(constraint, Allowed):
                 r, c = constraint.cell
                 allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
@@ -94,12 +144,20 @@ class _Kernel:
                     for row in constraint.tuples
                 )
                 tables.append(_TableIdx(cells, rows))
+        for group in groups:
+            for i in group:
+                peer_sets[i].update(group)
+            if len(set(group)) == n:  # pigeonhole: every digit occurs exactly once
+                houses.append(group)
         for i, peers in enumerate(peer_sets):
             peers.discard(i)
         self.peers = tuple(tuple(sorted(p)) for p in peer_sets)
         self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
         self.allowed = allowed
         self.tables = tuple(tables)
+        self.cages = tuple(cages)
+        self.sums = tuple(sums)
+        self.has_extras = bool(tables or cages or sums)  # anything beyond houses to propagate
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
         for k, house in enumerate(self.houses):
             for i in house:
@@ -248,11 +306,153 @@ class _Kernel:
                             if changed < 0:
                                 return False
                             dirty |= changed
-            if not self.tables:
+            if not self.has_extras:
                 return True
-            dirty = self._tables(cands)
+            dirty = self._extras(cands)
             if dirty <= 0:
                 return dirty == 0
+
+    def _extras(self, cands: Masks) -> int:
+        """Cages, sums and tables, each once: dirty houses, or -1 on contradiction."""
+        dirty = 0
+        for step in (self._cages, self._sums, self._tables):
+            changed = step(cands)
+            if changed < 0:
+                return -1
+            dirty |= changed
+        return dirty
+
+    def _narrow(self, cands: Masks, i: int, keep: int) -> int:
+        """Keep only the open bits `keep` at open cell `i`: dirty houses, or -1 if none is left.
+
+        A cell left with one digit is assigned (placing it and cascading), as the invariant of
+        `assign` demands.
+        """
+        m = cands[i] & keep
+        if not m:
+            return -1
+        if m & (m - 1):
+            cands[i] = m
+            return self.house_bits[i]
+        return self.assign(cands, i, m)
+
+    def _cages(self, cands: Masks) -> int:
+        """Digit-set consistency on every cage: dirty houses, or -1 on contradiction.
+
+        A set stays possible while it holds every digit placed in the cage, meets every open
+        cell and is covered by the cells' candidates; the cells keep the union of those sets,
+        and a digit every remaining set needs, with one open cell left, goes there.
+        """
+        guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
+        narrow, assign = self._narrow, self.assign
+        dirty = 0
+        for cage in self.cages:
+            masks = cage.get(cands)
+            total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
+            placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
+            present = ((total + add1) & guard) >> up  # digits placed or possible somewhere
+            opens = [m for m in masks if not m & guard]
+            if not opens:
+                # All placed (perhaps all in one cascade, the cage never looked): exact check.
+                if placed not in cage.sets:
+                    return -1
+                continue
+            union, need = 0, -1
+            for bits in cage.sets:
+                if placed & ~bits or bits & ~present:
+                    continue
+                for m in opens:
+                    if not m & bits:
+                        break
+                else:
+                    union |= bits
+                    need &= bits
+            if not union:
+                return -1
+            for i in cage.cells:
+                m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
+                if not m & guard and m & ~union:
+                    changed = narrow(cands, i, union)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+            need &= ~placed
+            if not need:
+                continue
+            total = sum(cage.get(cands))
+            some = (total + add1) & guard
+            if (need << up) & ~some:
+                return -1  # a digit every remaining set needs has no cell left
+            only = ((some & ~(total + add2)) >> up) & need  # needed, with exactly one open cell
+            if only:
+                for i in cage.cells:
+                    hit = cands[i] & only
+                    if hit:
+                        if hit & (hit - 1):
+                            return -1  # one cell is the only place of two needed digits
+                        changed = assign(cands, i, hit)
+                        if changed < 0:
+                            return -1
+                        dirty |= changed
+        return dirty
+
+    def _sums(self, cands: Masks) -> int:
+        """Bounds consistency on every linear sum: dirty houses, or -1 on contradiction.
+
+        With lo/hi the smallest/largest value of each term w·d over the cell's candidates, a
+        term can rise at most total - Σlo above its lo and fall at most Σhi - total below its
+        hi; digits outside that window go, until the sum's fixpoint.
+        """
+        width, full, guard, up = self.width, self.full, self.guard, self.width - 1
+        narrow = self._narrow
+        dirty = 0
+        for constraint in self.sums:
+            cells, weights, total = constraint.cells, constraint.weights, constraint.total
+            changed_any = True
+            while changed_any:
+                changed_any = False
+                lows: list[int] = []
+                highs: list[int] = []
+                for i, w in zip(cells, weights, strict=True):
+                    m = cands[i]
+                    if m & guard:
+                        m >>= up
+                    low_digit = ((m & -m).bit_length() - 1) // width + 1
+                    high_digit = (m.bit_length() - 1) // width + 1
+                    if w >= 0:
+                        lows.append(w * low_digit)
+                        highs.append(w * high_digit)
+                    else:
+                        lows.append(w * high_digit)
+                        highs.append(w * low_digit)
+                rise = total - sum(lows)  # how far above Σlo the total lies
+                fall = sum(highs) - total  # how far below Σhi
+                if rise < 0 or fall < 0:
+                    return -1
+                for i, w, low, high in zip(cells, weights, lows, highs, strict=True):
+                    if w == 0 or (high - low <= rise and high - low <= fall):
+                        continue  # the window [high - fall, low + rise] holds every value
+                    top, bottom = low + rise, high - fall  # the term's value window
+                    if w > 0:
+                        first, last = -(-bottom // w), top // w
+                    else:
+                        first, last = -(-top // w), bottom // w
+                    first, last = max(first, 1), min(last, self.n)
+                    if first > last:
+                        return -1
+                    keep = ((1 << (last * width)) - (1 << ((first - 1) * width))) & full
+                    m = cands[i]  # re-read: an earlier assign in this loop may have changed it
+                    if m & guard:
+                        if not (m >> up) & keep:
+                            return -1
+                        continue
+                    if m & ~keep:
+                        changed = narrow(cands, i, keep)
+                        if changed < 0:
+                            return -1
+                        dirty |= changed
+                        changed_any = True
+        return dirty
 
     def _tables(self, cands: Masks) -> int:
         """Generalised arc consistency on every table: dirty houses, or -1 on contradiction."""
@@ -313,17 +513,17 @@ class _Kernel:
 
 
 @lru_cache(maxsize=32)
-def _cached_kernel(shape: Shape, rules: tuple[Rule, ...]) -> _Kernel:
+def _cached_kernel(shape: Shape, rules: tuple[Rule, ...], native: tuple[type, ...]) -> _Kernel:
     puzzle = Puzzle.empty(shape, rules)
-    return _Kernel(shape.size, lower(puzzle.constraints(), shape))
+    return _Kernel(shape.size, lower(puzzle.constraints(), shape, native))
 
 
-def _kernel_for(puzzle: Puzzle) -> _Kernel:
+def _kernel_for(puzzle: Puzzle, native: tuple[type, ...] = NATIVE_KINDS) -> _Kernel:
     """Kernels depend only on shape and rules, so a batch of puzzles shares one."""
     try:
-        return _cached_kernel(puzzle.shape, puzzle.rules)
+        return _cached_kernel(puzzle.shape, puzzle.rules, native)
     except TypeError:  # a user rule that is not hashable: build afresh
-        return _Kernel(puzzle.size, lower(puzzle.constraints(), puzzle.shape))
+        return _Kernel(puzzle.size, lower(puzzle.constraints(), puzzle.shape, native))
 
 
 @dataclass
@@ -343,8 +543,10 @@ class BitmaskBackend:
 
     name = "bitmask"
 
-    def __init__(self, max_nodes: int | None = None) -> None:
+    def __init__(self, max_nodes: int | None = None, *, generic: bool = False) -> None:
+        """`generic=True` posts cages and sums as their Table decompositions (cross-checks)."""
         self.max_nodes = max_nodes
+        self.native = CORE_KINDS if generic else NATIVE_KINDS
 
     def solve(
         self,
@@ -356,7 +558,7 @@ class BitmaskBackend:
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
         start = time.perf_counter()
-        kernel = _kernel_for(puzzle)
+        kernel = _kernel_for(puzzle, self.native)
         search = _Search(
             limit=max(1, limit),
             deadline=None if timeout is None else start + timeout,
