@@ -1,7 +1,8 @@
 """CNF encodings of a puzzle: Lynce & Ouaknine's minimal/efficient/extended, Kwon & Jain's reduced.
 
 Cell-digit variables use the standard numbering var(r, c, d) = (r-1)·n² + (c-1)·n + d (1-based),
-so formulas interoperate with other tools; auxiliary variables come from an IDPool after n³.
+so formulas interoperate with other tools; auxiliary variables come from an IDPool after n³:
+selectors of large tables and of killer cages (`DigitSets`), and prefix-sum states of `Sum`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,24 @@ from enum import Enum
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.constraints import (
+    CORE_KINDS,
+    AllDifferent,
+    Allowed,
+    Constraint,
+    DigitSets,
+    Sum,
+    Table,
+    lower,
+)
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.puzzle import Puzzle
 
 Clause = list[int]
 _MAX_FORBIDDEN = 4096  # a table with more forbidden tuples gets the selector encoding instead
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)
+SMALL_SUM = 0  # a Sum with at most this many digit tuples (upper bound) is posted as its Table
 
 
 class Encoding(Enum):
@@ -149,6 +161,7 @@ class _Builder:
         self.domains = domains
         self.pool = IDPool(start_from=self.n**3 + 1)
         self.clauses: list[Clause] = []
+        self._fresh = 0
 
     def var(self, cell: Cell, digit: int) -> int:
         return (cell[0] * self.n + cell[1]) * self.n + digit
@@ -166,6 +179,11 @@ class _Builder:
             lits, bound=1, vpool=self.pool, encoding=getattr(EncType, self.amo.value)
         )
         self.clauses.extend(encoded.clauses)
+
+    def fresh(self) -> int:
+        """A new auxiliary variable (numbered in request order, so re-encoding repeats it)."""
+        self._fresh += 1
+        return int(self.pool.id(("aux", self._fresh)))
 
     def contradiction(self) -> None:
         """Make the formula unsatisfiable on purpose (an empty domain or table)."""
@@ -188,9 +206,12 @@ def encode_rules(
 
     With `Encoding.REDUCED`, `givens` instead shrink the formula: variables of given cells and
     of digits a given peer rules out are dropped, with every clause they satisfy (Kwon & Jain).
+    `DigitSets` and `Sum` are encoded natively and bring auxiliary variables, as large tables
+    do (see `_digit_sets`, `_sum`); the clauses are the same, in the same order, every time
+    the same constraints are encoded, which certificates rely on to justify them.
     """
     n = shape.size
-    core = lower(constraints, shape)
+    core = _split_cages(lower(constraints, shape, NATIVE_KINDS), shape)
     every = tuple(range(1, n + 1))
     domains = [every] * (n * n)
     fixed: dict[int, int] = {}
@@ -221,6 +242,10 @@ def encode_rules(
                 )
         elif isinstance(constraint, Table):
             _table(builder, constraint, fixed)
+        elif isinstance(constraint, DigitSets):
+            _digit_sets(builder, constraint, fixed)
+        elif isinstance(constraint, Sum):
+            _sum(builder, constraint, fixed)
     if givens is not None and not reduced:
         for index, digit in enumerate(givens.values):
             if digit:
@@ -342,6 +367,182 @@ def _table(builder: _Builder, table: Table, fixed: dict[int, int]) -> None:
         builder.contradiction()
         return
     builder.clauses.append(selectors)
+
+
+def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
+    """Each `DigitSets` as its AllDifferent and union domains (so the reduced encoding sees
+    them), followed by itself when more than one digit set fits and selectors are needed."""
+    every = frozenset(range(1, shape.size + 1))
+    out: list[Constraint] = []
+    for constraint in core:
+        if not isinstance(constraint, DigitSets):
+            out.append(constraint)
+            continue
+        sets = constraint.fitting_sets()
+        union = frozenset().union(*sets)
+        out.append(AllDifferent(constraint.cells))
+        if union != every:
+            out.extend(Allowed(cell, union) for cell in constraint.cells)
+        if len(sets) > 1:
+            out.append(constraint)
+    return out
+
+
+def _digit_sets(builder: _Builder, cage: DigitSets, fixed: dict[int, int]) -> None:
+    """One selector per digit set that can still fit; the cage's AllDifferent and union are
+    posted separately (`_split_cages`).
+
+    s_j → no cell holds a digit outside S_j; s_j → every digit of S_j is in some cell; at
+    least one s_j. With k different digits in k cells at most one selector can hold, so the
+    selectors are functions of the cells and model counts stay those of the puzzle. This is
+    |sets|·k·n clauses where the permutation table of a 7-cell cage has 20,160 tuples.
+    """
+    n = builder.n
+    cells = [cell for cell in dict.fromkeys(cage.cells) if cell[0] * n + cell[1] not in fixed]
+    placed = {fixed[i] for r, c in cage.cells if (i := r * n + c) in fixed}
+    sets = cage.fitting_sets()
+    union = frozenset().union(*sets)
+    holders = {
+        d: [builder.var(cell, d) for cell in cells if builder.has(cell, d)] for d in sorted(union)
+    }
+    # A set is out when a given in the cage lies outside it or one of its digits has no cell.
+    live = [
+        s for s in sets if placed <= s and all(holders[d] for d in sorted(s) if d not in placed)
+    ]
+    if not live:
+        builder.contradiction()
+        return
+    if len(live) == 1:  # the givens settled the set: plain unit clauses
+        (only,) = live
+        for cell in cells:
+            builder.clauses.extend(
+                [-builder.var(cell, d)] for d in sorted(union - only) if builder.has(cell, d)
+            )
+        return
+    selectors = [builder.fresh() for _ in live]
+    builder.clauses.append(selectors)
+    for s, digits in zip(selectors, live, strict=True):
+        for cell in cells:
+            builder.clauses.extend(
+                [-s, -builder.var(cell, d)] for d in sorted(union - digits) if builder.has(cell, d)
+            )
+        builder.clauses.extend([-s, *holders[d]] for d in sorted(digits) if d not in placed)
+
+
+def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
+    """The distinct pairs, then the weighted sum as prefix-sum states (a layered MDD).
+
+    State s(i, v) says "the first i cells add up to v"; only values reachable from both ends
+    get a variable (s(0, 0) and s(k, total) are constants). Clauses: s(i-1, u) ∧ x(c_i, d) →
+    s(i, u + w_i·d) (or ¬x when that state is dead), plus supports for propagation: a state
+    needs a predecessor state and a digit leading to it, and a digit leading on. The size is
+    O(k · states · n), independent of the number of digit tuples.
+    """
+    n = builder.n
+    k = len(constraint.cells)
+    indices = [r * n + c for r, c in constraint.cells]
+    weights = constraint.coefficients()
+    domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
+    for a, b in constraint.distinct:
+        _differ(builder, constraint.cells[a], constraint.cells[b], fixed)
+    states = _sum_states(weights, domains, constraint.total)
+    if not states[0]:
+        builder.contradiction()
+        return
+    if SMALL_SUM and _paths(states, weights, domains) <= SMALL_SUM:
+        _table(builder, Table(constraint.cells, constraint.tuples(n)), fixed)
+        return
+    # lit[i][v]: the variable of s(i, v); 0 means the constant true (layers 0 and k).
+    lit: list[dict[int, int]] = [{v: 0 for v in states[0]}]
+    lit += [{v: builder.fresh() for v in sorted(states[i])} for i in range(1, k)]
+    lit.append({v: 0 for v in states[k]})
+
+    def holds(i: int, d: int) -> list[int]:
+        """'Cell i holds d' as a clause part: empty for a given cell (it is true)."""
+        return [] if indices[i] in fixed else [builder.var(constraint.cells[i], d)]
+
+    def add(clause: list[int]) -> None:
+        if clause:
+            builder.clauses.append(clause)
+        else:
+            builder.contradiction()
+
+    for i in range(k):
+        w, here, after = weights[i], lit[i], lit[i + 1]
+        given = indices[i] in fixed
+        for u, s in here.items():
+            unless = [-s] if s else []  # "s(i, u) is false", nothing for a constant
+            onward: list[int] = []  # digits that lead from s(i, u) to a live state
+            for d in domains[i]:
+                target = after.get(u + w * d)
+                not_d = [-x for x in holds(i, d)]
+                if target is None:  # a dead end: not this digit after this prefix
+                    add(unless + not_d)
+                    continue
+                onward += holds(i, d)
+                if target:  # 0: the constant s(k, total)
+                    add(unless + not_d + [target])
+            if not given:
+                add(unless + onward)
+        for v, t in after.items():  # a reached state needs a state and a digit before it
+            before = [d for d in domains[i] if v - w * d in here]
+            preds = [here[v - w * d] for d in before]
+            if 0 not in preds:  # else reachable from the constant s(0, 0)
+                add(([-t] if t else []) + preds)
+            if t and not given:
+                add([-t] + [x for d in before for x in holds(i, d)])
+
+
+def _sum_states(
+    weights: Sequence[int], domains: Sequence[tuple[int, ...]], total: int
+) -> list[set[int]]:
+    """Per layer i = 0..k, the partial sums of the first i cells that can still reach `total`."""
+    k = len(weights)
+    forward = [{0}]
+    for w, dom in zip(weights, domains, strict=True):
+        forward.append({u + w * d for u in forward[-1] for d in dom})
+    backward = [{total} & forward[k]]
+    for i in range(k - 1, -1, -1):
+        w = weights[i]
+        backward.append({v - w * d for v in backward[-1] for d in domains[i]} & forward[i])
+    backward.reverse()
+    return backward
+
+
+def _paths(
+    states: list[set[int]], weights: Sequence[int], domains: Sequence[tuple[int, ...]]
+) -> int:
+    """How many digit tuples meet the sum (repeats allowed): the paths through the states."""
+    ways = {v: 1 for v in states[0]}
+    for i, (w, dom) in enumerate(zip(weights, domains, strict=True)):
+        step: dict[int, int] = {}
+        for u, count in ways.items():
+            for d in dom:
+                if (v := u + w * d) in states[i + 1]:
+                    step[v] = step.get(v, 0) + count
+        ways = step
+    return sum(ways.values())
+
+
+def _differ(builder: _Builder, a: Cell, b: Cell, fixed: dict[int, int]) -> None:
+    """Cells `a` and `b` hold different digits: one binary clause per shared digit."""
+    n = builder.n
+    ia, ib = a[0] * n + a[1], b[0] * n + b[1]
+    for d in range(1, n + 1):
+        lits = []
+        for cell, i in ((a, ia), (b, ib)):
+            if i in fixed:
+                if fixed[i] != d:
+                    break  # the given holds another digit: nothing to forbid
+            elif builder.has(cell, d):
+                lits.append(-builder.var(cell, d))
+            else:
+                break  # this cell cannot hold d anyway
+        else:
+            if lits:
+                builder.clauses.append(lits)
+            else:
+                builder.contradiction()
 
 
 def dimacs(formula: CnfFormula, comments: Sequence[str] = ()) -> str:
