@@ -2,6 +2,7 @@
 
 A model depends only on shape and rules; givens live in the variable domains of
 `model.Proto()`, so one model serves a whole batch of puzzles of one shape (`set_givens`).
+Killer cages (`DigitSets`) and sums (`Sum`) are posted natively: selectors and linear equalities.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from satsudoku.constraints import AllDifferent, Allowed, Constraint, Table, lower
+from satsudoku.constraints import (
+    CORE_KINDS,
+    AllDifferent,
+    Allowed,
+    Constraint,
+    DigitSets,
+    Sum,
+    Table,
+    lower,
+)
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -29,6 +39,7 @@ class ModelKind(Enum):
 
 
 MODEL_NAMES = tuple(kind.value for kind in ModelKind)
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)
 
 
 def model_kind(name: str | ModelKind) -> ModelKind:
@@ -118,7 +129,8 @@ def build(
 ) -> CpSatEncoding:
     """A fresh model of `shape` and `rules`, with no givens posted yet."""
     kind = model_kind(kind)
-    constraints = lower(Puzzle.empty(shape, rules).constraints(), shape)
+    native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
+    constraints = _split_cages(native, shape)
     n = shape.size
     every = frozenset(range(1, n + 1))
     domains = [every] * (n * n)
@@ -157,6 +169,27 @@ def model_text(puzzle: Puzzle, model: str = "integer") -> str:
     return encoding.text()
 
 
+def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
+    """Each `DigitSets` as its AllDifferent and union domains, followed by itself (for the
+    selectors of several fitting sets and the linear sum of a killer cage)."""
+    every = frozenset(range(1, shape.size + 1))
+    out: list[Constraint] = []
+    for constraint in core:
+        if isinstance(constraint, DigitSets):
+            union = frozenset().union(*constraint.fitting_sets())
+            out.append(AllDifferent(constraint.cells))
+            if union != every:
+                out.extend(Allowed(cell, union) for cell in constraint.cells)
+        out.append(constraint)
+    return out
+
+
+def _cage_total(sets: Sequence[frozenset[Digit]]) -> int | None:
+    """The digit sum every fitting set shares (a killer cage's total), or None."""
+    totals = {sum(digits) for digits in sets}
+    return totals.pop() if len(totals) == 1 else None
+
+
 class _IntegerBuilder:
     """Cells as IntVars whose domains are their allowed digits."""
 
@@ -179,7 +212,41 @@ class _IntegerBuilder:
             elif isinstance(constraint, Table):
                 scope = [self.cells[r * n + c] for r, c in constraint.cells]
                 self.model.add_allowed_assignments(scope, sorted(constraint.tuples))
+            elif isinstance(constraint, DigitSets):
+                self._digit_sets(constraint)
+            elif isinstance(constraint, Sum):
+                self._sum(constraint)
         return self.model
+
+    def _digit_sets(self, cage: DigitSets) -> None:
+        """Per fitting set a selector that, when chosen, keeps every cell within the set; one
+        is chosen; and a cage whose sets share a total (a killer cage) also gets the sum.
+
+        The AllDifferent and the union domains are posted separately (`_split_cages`).
+        """
+        n = self.n
+        cells = [self.cells[r * n + c] for r, c in dict.fromkeys(cage.cells)]
+        sets = cage.fitting_sets()
+        if len(sets) > 1:
+            selectors = [self.model.new_bool_var("") for _ in sets]
+            self.model.add_exactly_one(selectors)  # k different digits fit only one k-set
+            for selector, digits in zip(selectors, sets, strict=True):
+                domain = cp_model.Domain.from_values(sorted(digits))
+                for cell in cells:
+                    self.model.add_linear_expression_in_domain(cell, domain).only_enforce_if(
+                        selector
+                    )
+        if sets and (total := _cage_total(sets)) is not None:
+            self.model.add(sum(cells) == total)
+
+    def _sum(self, constraint: Sum) -> None:
+        """One linear equality over the cell values, and the distinct pairs."""
+        n = self.n
+        cells = [self.cells[r * n + c] for r, c in constraint.cells]
+        terms = zip(constraint.coefficients(), cells, strict=True)
+        self.model.add(sum(w * cell for w, cell in terms) == constraint.total)
+        for a, b in constraint.distinct:
+            self.model.add(cells[a] != cells[b])
 
 
 class _BooleanBuilder:
@@ -217,7 +284,47 @@ class _BooleanBuilder:
                         self.model.add_at_most_one(lits)
             elif isinstance(constraint, Table):
                 self._table(constraint)
+            elif isinstance(constraint, DigitSets):
+                self._digit_sets(constraint)
+            elif isinstance(constraint, Sum):
+                self._sum(constraint)
         return self.model
+
+    def _digit_sets(self, cage: DigitSets) -> None:
+        """The SAT encoder's selectors (one per fitting set: no digit outside it, each of its
+        digits somewhere, one set chosen) plus, for a killer cage, the linear sum.
+
+        The AllDifferent and the union domains are posted separately (`_split_cages`).
+        """
+        cells = list(dict.fromkeys(cage.cells))
+        sets = cage.fitting_sets()
+        union = frozenset().union(*sets)
+        if len(sets) > 1:
+            selectors = [self.model.new_bool_var("") for _ in sets]
+            self.model.add_exactly_one(selectors)  # k different digits fit only one k-set
+            for selector, digits in zip(selectors, sets, strict=True):
+                for r, c in cells:
+                    for digit in sorted(union - digits):
+                        self.model.add_implication(selector, ~self.lit(r, c, digit))
+                for digit in sorted(digits):
+                    holders = [self.lit(r, c, digit) for r, c in cells]
+                    self.model.add_bool_or([~selector, *holders])
+        if sets and (total := _cage_total(sets)) is not None:
+            terms = [d * self.lit(r, c, d) for r, c in cells for d in sorted(union)]
+            self.model.add(sum(terms) == total)
+
+    def _sum(self, constraint: Sum) -> None:
+        """Σ_c Σ_d w_c·d·[c holds d] == total, and a binary clause per distinct pair and digit."""
+        terms = [
+            w * d * self.lit(r, c, d)
+            for w, (r, c) in zip(constraint.coefficients(), constraint.cells, strict=True)
+            for d in range(1, self.n + 1)
+        ]
+        self.model.add(sum(terms) == constraint.total)
+        for a, b in constraint.distinct:
+            (ra, ca), (rb, cb) = constraint.cells[a], constraint.cells[b]
+            for d in range(1, self.n + 1):
+                self.model.add_bool_or([~self.lit(ra, ca, d), ~self.lit(rb, cb, d)])
 
     def _table(self, table: Table) -> None:
         """Support encoding: one selector per tuple, exactly one chosen, each implying its digits.
