@@ -32,7 +32,6 @@ from satsudoku.puzzle import Puzzle
 Clause = list[int]
 _MAX_FORBIDDEN = 4096  # a table with more forbidden tuples gets the selector encoding instead
 NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)
-SMALL_SUM = 0  # a Sum with at most this many digit tuples (upper bound) is posted as its Table
 
 
 class Encoding(Enum):
@@ -449,9 +448,6 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     if not states[0]:
         builder.contradiction()
         return
-    if SMALL_SUM and _paths(states, weights, domains) <= SMALL_SUM:
-        _table(builder, Table(constraint.cells, constraint.tuples(n)), fixed)
-        return
     # lit[i][v]: the variable of s(i, v); 0 means the constant true (layers 0 and k).
     lit: list[dict[int, int]] = [{v: 0 for v in states[0]}]
     lit += [{v: builder.fresh() for v in sorted(states[i])} for i in range(1, k)]
@@ -507,21 +503,6 @@ def _sum_states(
         backward.append({v - w * d for v in backward[-1] for d in domains[i]} & forward[i])
     backward.reverse()
     return backward
-
-
-def _paths(
-    states: list[set[int]], weights: Sequence[int], domains: Sequence[tuple[int, ...]]
-) -> int:
-    """How many digit tuples meet the sum (repeats allowed): the paths through the states."""
-    ways = {v: 1 for v in states[0]}
-    for i, (w, dom) in enumerate(zip(weights, domains, strict=True)):
-        step: dict[int, int] = {}
-        for u, count in ways.items():
-            for d in dom:
-                if (v := u + w * d) in states[i + 1]:
-                    step[v] = step.get(v, 0) + count
-        ways = step
-    return sum(ways.values())
 
 
 def _differ(builder: _Builder, a: Cell, b: Cell, fixed: dict[int, int]) -> None:
