@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from satsudoku.constraints import (
     CORE_KINDS,
@@ -43,6 +44,7 @@ from satsudoku.rules import Rule
 Masks = list[int]
 _CHECK_EVERY = 64  # nodes between clock/budget checks: perf_counter() is not free
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
+_Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
 
 def _getter(cells: tuple[int, ...]) -> _Getter:
@@ -76,6 +78,7 @@ class _SumIdx:
     """A `Sum` over flat cell indices: Σ weights[i] · digit(cells[i]) == total."""
 
     cells: tuple[int, ...]
+    get: _Getter
     weights: tuple[int, ...]
     total: int
 
@@ -85,6 +88,7 @@ class _TableIdx:
     """A table over flat cell indices, tuples stored as candidate bits per position."""
 
     cells: tuple[int, ...]
+    get: _Getter
     rows: tuple[tuple[int, ...], ...]
 
 
@@ -133,7 +137,8 @@ class _Kernel:
                     if cells[a] == cells[b]:
                         allowed[cells[a]] = 0  # a cell that must differ from itself
                     groups.append((cells[a], cells[b]))
-                sums.append(_SumIdx(cells, constraint.coefficients(), constraint.total))
+                weights = constraint.coefficients()
+                sums.append(_SumIdx(cells, _getter(cells), weights, constraint.total))
             elif isinstance(constraint, Allowed):
                 r, c = constraint.cell
                 allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
@@ -143,7 +148,7 @@ class _Kernel:
                     tuple(self.bit[d - 1] if 1 <= d <= n else 0 for d in row)
                     for row in constraint.tuples
                 )
-                tables.append(_TableIdx(cells, rows))
+                tables.append(_TableIdx(cells, _getter(cells), rows))
         for group in groups:
             for i in group:
                 peer_sets[i].update(group)
@@ -154,10 +159,13 @@ class _Kernel:
         self.peers = tuple(tuple(sorted(p)) for p in peer_sets)
         self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
         self.allowed = allowed
-        self.tables = tuple(tables)
-        self.cages = tuple(cages)
-        self.sums = tuple(sums)
-        self.has_extras = bool(tables or cages or sums)  # anything beyond houses to propagate
+        # Constraints beyond houses, as (getter of their masks, narrowing step, index).
+        self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
+            *((cage.get, self._cage, cage) for cage in cages),
+            *((constraint.get, self._sum, constraint) for constraint in sums),
+            *((table.get, self._table, table) for table in tables),
+        )
+        self.calm: list[tuple[int, ...] | None] = [None] * len(self.extras)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
         for k, house in enumerate(self.houses):
             for i in house:
@@ -306,20 +314,32 @@ class _Kernel:
                             if changed < 0:
                                 return False
                             dirty |= changed
-            if not self.has_extras:
+            if not self.extras:
                 return True
             dirty = self._extras(cands)
             if dirty <= 0:
                 return dirty == 0
 
     def _extras(self, cands: Masks) -> int:
-        """Cages, sums and tables, each once: dirty houses, or -1 on contradiction."""
+        """Cages, sums and tables, each once: dirty houses, or -1 on contradiction.
+
+        Each constraint's narrowing depends only on its own cells' masks, so once it has
+        changed nothing on some masks it is skipped while they recur (`calm`, shared by every
+        search on this kernel: any entry is a true fixpoint, so a stale one only costs a rerun).
+        """
         dirty = 0
-        for step in (self._cages, self._sums, self._tables):
-            changed = step(cands)
+        calm = self.calm
+        for k, (get, step, index) in enumerate(self.extras):
+            masks = get(cands)
+            if masks == calm[k]:
+                continue
+            changed = step(cands, index, masks)
             if changed < 0:
                 return -1
-            dirty |= changed
+            if changed:
+                dirty |= changed
+            else:
+                calm[k] = masks
         return dirty
 
     def _narrow(self, cands: Masks, i: int, keep: int) -> int:
@@ -336,152 +356,144 @@ class _Kernel:
             return self.house_bits[i]
         return self.assign(cands, i, m)
 
-    def _cages(self, cands: Masks) -> int:
-        """Digit-set consistency on every cage: dirty houses, or -1 on contradiction.
+    def _cage(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
+        """Digit-set consistency on one cage: dirty houses, or -1 on contradiction.
 
         A set stays possible while it holds every digit placed in the cage, meets every open
         cell and is covered by the cells' candidates; the cells keep the union of those sets,
         and a digit every remaining set needs, with one open cell left, goes there.
         """
         guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
-        narrow, assign = self._narrow, self.assign
-        dirty = 0
-        for cage in self.cages:
-            masks = cage.get(cands)
-            total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
-            placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
-            present = ((total + add1) & guard) >> up  # digits placed or possible somewhere
-            opens = [m for m in masks if not m & guard]
-            if not opens:
-                # All placed (perhaps all in one cascade, the cage never looked): exact check.
-                if placed not in cage.sets:
-                    return -1
+        total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
+        placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
+        present = ((total + add1) & guard) >> up  # digits placed or possible somewhere
+        opens = [m for m in masks if not m & guard]
+        if not opens:
+            # All placed (perhaps in one cascade that the cage never saw): the exact check.
+            return 0 if placed in cage.sets else -1
+        union, need = 0, -1
+        for bits in cage.sets:
+            if placed & ~bits or bits & ~present:
                 continue
-            union, need = 0, -1
-            for bits in cage.sets:
-                if placed & ~bits or bits & ~present:
-                    continue
-                for m in opens:
-                    if not m & bits:
-                        break
-                else:
-                    union |= bits
-                    need &= bits
-            if not union:
-                return -1
+            for m in opens:
+                if not m & bits:
+                    break
+            else:
+                union |= bits
+                need &= bits
+        if not union:
+            return -1
+        dirty = 0
+        for i in cage.cells:
+            m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
+            if not m & guard and m & ~union:
+                changed = self._narrow(cands, i, union)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+        need &= ~placed
+        if not need:
+            return dirty
+        total = sum(cage.get(cands))
+        some = (total + add1) & guard
+        if (need << up) & ~some:
+            return -1  # a digit every remaining set needs has no cell left
+        only = ((some & ~(total + add2)) >> up) & need  # needed, with exactly one open cell
+        if only:
             for i in cage.cells:
-                m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
-                if not m & guard and m & ~union:
-                    changed = narrow(cands, i, union)
+                hit = cands[i] & only
+                if hit:
+                    if hit & (hit - 1):
+                        return -1  # one cell is the only place of two needed digits
+                    changed = self.assign(cands, i, hit)
                     if changed < 0:
                         return -1
                     dirty |= changed
-            need &= ~placed
-            if not need:
-                continue
-            total = sum(cage.get(cands))
-            some = (total + add1) & guard
-            if (need << up) & ~some:
-                return -1  # a digit every remaining set needs has no cell left
-            only = ((some & ~(total + add2)) >> up) & need  # needed, with exactly one open cell
-            if only:
-                for i in cage.cells:
-                    hit = cands[i] & only
-                    if hit:
-                        if hit & (hit - 1):
-                            return -1  # one cell is the only place of two needed digits
-                        changed = assign(cands, i, hit)
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
         return dirty
 
-    def _sums(self, cands: Masks) -> int:
-        """Bounds consistency on every linear sum: dirty houses, or -1 on contradiction.
+    def _sum(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
+        """Bounds consistency on one linear sum: dirty houses, or -1 on contradiction.
 
         With lo/hi the smallest/largest value of each term w·d over the cell's candidates, a
         term can rise at most total - Σlo above its lo and fall at most Σhi - total below its
-        hi; digits outside that window go, until the sum's fixpoint.
+        hi; digits outside that window go, until the sum's fixpoint. Once every cell is
+        placed, lo = hi and this is the exact check.
         """
         width, full, guard, up = self.width, self.full, self.guard, self.width - 1
-        narrow = self._narrow
+        cells, weights, total = constraint.cells, constraint.weights, constraint.total
         dirty = 0
-        for constraint in self.sums:
-            cells, weights, total = constraint.cells, constraint.weights, constraint.total
-            changed_any = True
-            while changed_any:
-                changed_any = False
-                lows: list[int] = []
-                highs: list[int] = []
-                for i, w in zip(cells, weights, strict=True):
-                    m = cands[i]
-                    if m & guard:
-                        m >>= up
-                    low_digit = ((m & -m).bit_length() - 1) // width + 1
-                    high_digit = (m.bit_length() - 1) // width + 1
-                    if w >= 0:
-                        lows.append(w * low_digit)
-                        highs.append(w * high_digit)
-                    else:
-                        lows.append(w * high_digit)
-                        highs.append(w * low_digit)
-                rise = total - sum(lows)  # how far above Σlo the total lies
-                fall = sum(highs) - total  # how far below Σhi
-                if rise < 0 or fall < 0:
+        while True:
+            lows: list[int] = []
+            highs: list[int] = []
+            for m, w in zip(masks, weights, strict=True):
+                if m & guard:
+                    m >>= up
+                low_digit = ((m & -m).bit_length() - 1) // width + 1
+                high_digit = (m.bit_length() - 1) // width + 1
+                if w >= 0:
+                    lows.append(w * low_digit)
+                    highs.append(w * high_digit)
+                else:
+                    lows.append(w * high_digit)
+                    highs.append(w * low_digit)
+            rise = total - sum(lows)  # how far above Σlo the total lies
+            fall = sum(highs) - total  # how far below Σhi
+            if rise < 0 or fall < 0:
+                return -1
+            narrowed = False
+            for i, w, low, high in zip(cells, weights, lows, highs, strict=True):
+                if w == 0 or (high - low <= rise and high - low <= fall):
+                    continue  # the window [high - fall, low + rise] holds every value
+                top, bottom = low + rise, high - fall  # the term's value window
+                if w > 0:
+                    first, last = -(-bottom // w), top // w
+                else:
+                    first, last = -(-top // w), bottom // w
+                first, last = max(first, 1), min(last, self.n)
+                if first > last:
                     return -1
-                for i, w, low, high in zip(cells, weights, lows, highs, strict=True):
-                    if w == 0 or (high - low <= rise and high - low <= fall):
-                        continue  # the window [high - fall, low + rise] holds every value
-                    top, bottom = low + rise, high - fall  # the term's value window
-                    if w > 0:
-                        first, last = -(-bottom // w), top // w
-                    else:
-                        first, last = -(-top // w), bottom // w
-                    first, last = max(first, 1), min(last, self.n)
-                    if first > last:
+                keep = ((1 << (last * width)) - (1 << ((first - 1) * width))) & full
+                m = cands[i]  # re-read: an earlier assign in this loop may have changed it
+                if m & guard:
+                    if not (m >> up) & keep:
                         return -1
-                    keep = ((1 << (last * width)) - (1 << ((first - 1) * width))) & full
-                    m = cands[i]  # re-read: an earlier assign in this loop may have changed it
-                    if m & guard:
-                        if not (m >> up) & keep:
-                            return -1
-                        continue
-                    if m & ~keep:
-                        changed = narrow(cands, i, keep)
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
-                        changed_any = True
-        return dirty
+                elif m & ~keep:
+                    changed = self._narrow(cands, i, keep)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+                    narrowed = True
+            if not narrowed:
+                return dirty
+            masks = constraint.get(cands)
 
-    def _tables(self, cands: Masks) -> int:
-        """Generalised arc consistency on every table: dirty houses, or -1 on contradiction."""
+    def _table(self, cands: Masks, table: _TableIdx, masks: tuple[int, ...]) -> int:
+        """Generalised arc consistency on one table: dirty houses, or -1 on contradiction."""
         dirty = 0
         open_bits = self.open_bits
-        for table in self.tables:
-            cells = table.cells
-            masks = [open_bits(cands[i]) for i in cells]
-            support = [0] * len(cells)
-            for row in table.rows:
-                if all(bit & mask for bit, mask in zip(row, masks, strict=True)):
-                    for k, bit in enumerate(row):
-                        support[k] |= bit
-            for k, i in enumerate(cells):
-                # Re-read the cell: an assign earlier in this loop may have narrowed or placed
-                # it. Support counted on the older (wider) masks is still a sound filter.
-                m = open_bits(cands[i])
-                narrowed = m & support[k]
-                if narrowed != m:  # a placed cell (one digit) can only stay or fail here
-                    if not narrowed:
+        cells = table.cells
+        opened = [open_bits(m) for m in masks]
+        support = [0] * len(cells)
+        for row in table.rows:
+            if all(bit & mask for bit, mask in zip(row, opened, strict=True)):
+                for k, bit in enumerate(row):
+                    support[k] |= bit
+        for k, i in enumerate(cells):
+            # Re-read the cell: an assign earlier in this loop may have narrowed or placed
+            # it. Support counted on the older (wider) masks is still a sound filter.
+            m = open_bits(cands[i])
+            narrowed = m & support[k]
+            if narrowed != m:  # a placed cell (one digit) can only stay or fail here
+                if not narrowed:
+                    return -1
+                if narrowed & (narrowed - 1):
+                    cands[i] = narrowed
+                    dirty |= self.house_bits[i]
+                else:
+                    changed = self.assign(cands, i, narrowed)
+                    if changed < 0:
                         return -1
-                    if narrowed & (narrowed - 1):
-                        cands[i] = narrowed
-                        dirty |= self.house_bits[i]
-                    else:
-                        changed = self.assign(cands, i, narrowed)
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
+                    dirty |= changed
         return dirty
 
     def initial(self, givens: Sequence[int]) -> Masks | None:
