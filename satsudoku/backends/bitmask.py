@@ -84,6 +84,16 @@ class _SumIdx:
 
 
 @dataclass(frozen=True)
+class _PairIdx:
+    """A two-cell table as supports: the partner digits (open bits) each digit still allows."""
+
+    cells: tuple[int, int]
+    get: _Getter
+    of_first: dict[int, int]  # bit of a digit in the first cell -> digits allowed in the second
+    of_second: dict[int, int]  # and the other way round
+
+
+@dataclass(frozen=True)
 class _TableIdx:
     """A table over flat cell indices, tuples stored as candidate bits per position."""
 
@@ -114,6 +124,7 @@ class _Kernel:
         houses: list[tuple[int, ...]] = []
         allowed = [self.full] * (n * n)
         tables: list[_TableIdx] = []
+        pairs: list[_PairIdx] = []
         cages: list[_CageIdx] = []
         sums: list[_SumIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
@@ -148,7 +159,18 @@ class _Kernel:
                     tuple(self.bit[d - 1] if 1 <= d <= n else 0 for d in row)
                     for row in constraint.tuples
                 )
-                tables.append(_TableIdx(cells, _getter(cells), rows))
+                if len(cells) == 2 and cells[0] != cells[1]:  # dots, X/V, whispers, …
+                    of_first = dict.fromkeys(self.bit, 0)
+                    of_second = dict.fromkeys(self.bit, 0)
+                    for a, b in rows:
+                        if a and b:  # a digit outside 1..n has no bit: the row never fits
+                            of_first[a] |= b
+                            of_second[b] |= a
+                    pairs.append(
+                        _PairIdx((cells[0], cells[1]), _getter(cells), of_first, of_second)
+                    )
+                else:
+                    tables.append(_TableIdx(cells, _getter(cells), rows))
         for group in groups:
             for i in group:
                 peer_sets[i].update(group)
@@ -163,6 +185,7 @@ class _Kernel:
         self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
             *((cage.get, self._cage, cage) for cage in cages),
             *((constraint.get, self._sum, constraint) for constraint in sums),
+            *((pair.get, self._pair, pair) for pair in pairs),
             *((table.get, self._table, table) for table in tables),
         )
         self.calm: list[tuple[int, ...] | None] = [None] * len(self.extras)
@@ -466,6 +489,38 @@ class _Kernel:
             if not narrowed:
                 return dirty
             masks = constraint.get(cands)
+
+    def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
+        """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
+        first_mask, second_mask = map(self.open_bits, masks)
+        of_first, of_second = pair.of_first, pair.of_second
+        to_second = to_first = 0
+        m = first_mask
+        while m:
+            bit = m & -m
+            m ^= bit
+            to_second |= of_first[bit]
+        m = second_mask
+        while m:
+            bit = m & -m
+            m ^= bit
+            to_first |= of_second[bit]
+        dirty = 0
+        for i, support in zip(pair.cells, (to_first, to_second), strict=True):
+            m = self.open_bits(cands[i])  # re-read: the first cell's assign may reach this one
+            narrowed = m & support
+            if narrowed != m:
+                if not narrowed:
+                    return -1
+                if narrowed & (narrowed - 1):
+                    cands[i] = narrowed
+                    dirty |= self.house_bits[i]
+                else:
+                    changed = self.assign(cands, i, narrowed)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
 
     def _table(self, cands: Masks, table: _TableIdx, masks: tuple[int, ...]) -> int:
         """Generalised arc consistency on one table: dirty houses, or -1 on contradiction."""
