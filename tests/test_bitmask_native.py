@@ -17,7 +17,7 @@ import pytest
 
 from satsudoku.backends import available, get_backend
 from satsudoku.backends.bitmask import BitmaskBackend
-from satsudoku.constraints import Constraint, Sum, TableTooLargeError
+from satsudoku.constraints import Constraint, DigitSets, Sum, TableTooLargeError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.io import read_puzzles
 from satsudoku.puzzle import Puzzle
@@ -227,6 +227,30 @@ def test_distinct_pairs_outside_any_house_are_kept() -> None:
         expected = sum(1 for g in all_4x4() if (value(g, a), value(g, b)) in allowed)
         puzzle = Puzzle.empty(shape, (rule,))
         assert count(native, puzzle, 300) == expected == count(generic, puzzle, 300)
+
+
+@dataclass(frozen=True)
+class Sets:
+    """A test-only rule: one `DigitSets` with any sets, even digits off the board."""
+
+    type: ClassVar[str] = "sets"
+    cells: tuple[Cell, ...]
+    sets: frozenset[frozenset[int]]
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield DigitSets(self.cells, self.sets)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+def test_digit_sets_off_the_board_never_fit() -> None:
+    """On 4×4, {3, 5} cannot fill r1c1 and r2c3: only {1, 2} is left, either way round."""
+    a, b = (0, 0), (1, 2)
+    rule = Sets((a, b), frozenset({frozenset({1, 2}), frozenset({3, 5})}))
+    expected = sum(1 for g in all_4x4() if {value(g, a), value(g, b)} == {1, 2})
+    puzzle = Puzzle.empty(Shape(2, 2), (rule,))
+    assert count(native, puzzle, 300) == expected == count(generic, puzzle, 300)
 
 
 def test_unsatisfiable_sums_and_cages_are_refuted() -> None:

@@ -6,10 +6,10 @@ somewhere, and a digit with one place left goes there (hidden singles). The root
 locked candidates (pointing/claiming between any two houses that share cells). Branching picks
 the cell with the fewest candidates, ties going to the one with most open peers. The kernel is
 generic over houses: any all-different group adds peers, any n-cell group also takes part in
-hidden singles and locked candidates, and tables are kept arc-consistent. Killer cages and
-renban lines (`DigitSets`) and linear sums (`Sum`: little killers, arrows) are native: a cage
-keeps its cells within the still-possible digit sets, a sum prunes by bounds; their Table
-decompositions grow as |sets|·k! and past MAX_TABLE.
+hidden singles and locked candidates, and tables are kept arc-consistent (two-cell ones through
+per-digit supports). Killer cages and renban lines (`DigitSets`) and linear sums (`Sum`: little
+killers, arrows) are native rather than Tables, which grow as |sets|·k! and past MAX_TABLE: a
+cage keeps its cells within the still-possible digit sets, a sum prunes by bounds.
 
 Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
 summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
@@ -134,7 +134,11 @@ class _Kernel:
             elif isinstance(constraint, DigitSets):
                 group = tuple(r * n + c for r, c in constraint.cells)
                 groups.append(group)
-                sets = tuple(sum(self.bit[d - 1] for d in s) for s in constraint.fitting_sets())
+                sets = tuple(
+                    sum(self.bit[d - 1] for d in s)
+                    for s in constraint.fitting_sets()
+                    if all(1 <= d <= n for d in s)  # a digit off the board: never fits
+                )
                 union = 0
                 for bits in sets:
                     union |= bits
