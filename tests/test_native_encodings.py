@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from satsudoku.backends import get_backend
 from satsudoku.backends.cpsat import CpSatBackend
 from satsudoku.cli import main
-from satsudoku.constraints import MAX_TABLE, DigitSets, Sum, TableTooLargeError
+from satsudoku.constraints import MAX_TABLE, Constraint, DigitSets, Sum, TableTooLargeError
 from satsudoku.encoders import cpsat
 from satsudoku.encoders.cnf import Encoding, encode_puzzle
 from satsudoku.errors import PuzzleError
@@ -375,3 +376,25 @@ def test_lone_two_cell_cages_keep_every_grid_their_sets_allow() -> None:
         expected = sum(1 for g in all_4x4() if _cage_ok(g, cells, total))
         for name, options in BACKENDS:
             assert _count(name, options, Puzzle.empty(shape, rules), 300) == expected, total
+
+
+@dataclass(frozen=True)
+class _OffBoardCage:
+    """A test-only rule: a two-cell cage whose sets include one with a digit past 4."""
+
+    type: ClassVar[str] = "test-off-board-cage"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        sets = frozenset({frozenset({1, 4}), frozenset({2, 3}), frozenset({5, 6})})
+        yield DigitSets(((0, 0), (1, 2)), sets)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+def test_digit_sets_beyond_the_board_never_fit() -> None:
+    shape = Shape(2, 2)
+    puzzle = Puzzle.empty(shape, (_OffBoardCage(),))
+    expected = sum(1 for g in all_4x4() if _cage_ok(g, ("r1c1", "r2c3"), 5))
+    for name, options in BACKENDS:
+        assert _count(name, options, puzzle, 300) == expected, (name, options)

@@ -368,6 +368,11 @@ def _table(builder: _Builder, table: Table, fixed: dict[int, int]) -> None:
     builder.clauses.append(selectors)
 
 
+def _on_board(cage: DigitSets, size: int) -> list[frozenset[int]]:
+    """The fitting sets whose digits all exist on a board of `size` (others can never fit)."""
+    return [digits for digits in cage.fitting_sets() if max(digits, default=0) <= size]
+
+
 def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     """Each `DigitSets` as its AllDifferent and union domains (so the reduced encoding sees
     them), followed by itself when more than one digit set fits and selectors are needed."""
@@ -377,7 +382,7 @@ def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
         if not isinstance(constraint, DigitSets):
             out.append(constraint)
             continue
-        sets = constraint.fitting_sets()
+        sets = _on_board(constraint, shape.size)
         union = frozenset().union(*sets)
         out.append(AllDifferent(constraint.cells))
         if union != every:
@@ -399,7 +404,7 @@ def _digit_sets(builder: _Builder, cage: DigitSets, fixed: dict[int, int]) -> No
     n = builder.n
     cells = [cell for cell in dict.fromkeys(cage.cells) if cell[0] * n + cell[1] not in fixed]
     placed = {fixed[i] for r, c in cage.cells if (i := r * n + c) in fixed}
-    sets = cage.fitting_sets()
+    sets = _on_board(cage, n)
     union = frozenset().union(*sets)
     holders = {
         d: [builder.var(cell, d) for cell in cells if builder.has(cell, d)] for d in sorted(union)

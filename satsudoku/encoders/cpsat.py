@@ -169,6 +169,11 @@ def model_text(puzzle: Puzzle, model: str = "integer") -> str:
     return encoding.text()
 
 
+def _on_board(cage: DigitSets, size: int) -> list[frozenset[int]]:
+    """The fitting sets whose digits all exist on a board of `size` (others can never fit)."""
+    return [digits for digits in cage.fitting_sets() if max(digits, default=0) <= size]
+
+
 def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     """Each `DigitSets` as its AllDifferent and union domains, followed by itself (for the
     selectors of several fitting sets and the linear sum of a killer cage)."""
@@ -176,7 +181,7 @@ def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     out: list[Constraint] = []
     for constraint in core:
         if isinstance(constraint, DigitSets):
-            union = frozenset().union(*constraint.fitting_sets())
+            union = frozenset().union(*_on_board(constraint, shape.size))
             out.append(AllDifferent(constraint.cells))
             if union != every:
                 out.extend(Allowed(cell, union) for cell in constraint.cells)
@@ -226,7 +231,7 @@ class _IntegerBuilder:
         """
         n = self.n
         cells = [self.cells[r * n + c] for r, c in dict.fromkeys(cage.cells)]
-        sets = cage.fitting_sets()
+        sets = _on_board(cage, self.n)
         if len(sets) > 1:
             selectors = [self.model.new_bool_var("") for _ in sets]
             self.model.add_exactly_one(selectors)  # k different digits fit only one k-set
@@ -297,7 +302,7 @@ class _BooleanBuilder:
         The AllDifferent and the union domains are posted separately (`_split_cages`).
         """
         cells = list(dict.fromkeys(cage.cells))
-        sets = cage.fitting_sets()
+        sets = _on_board(cage, self.n)
         union = frozenset().union(*sets)
         if len(sets) > 1:
             selectors = [self.model.new_bool_var("") for _ in sets]
