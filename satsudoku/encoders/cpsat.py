@@ -2,7 +2,9 @@
 
 A model depends only on shape and rules; givens live in the variable domains of
 `model.Proto()`, so one model serves a whole batch of puzzles of one shape (`set_givens`).
-Killer cages (`DigitSets`) and sums (`Sum`) are posted natively: selectors and linear equalities.
+Killer cages (`DigitSets`) are posted natively with one selector per fitting digit set (the cage
+total as an extra linear equality measured slower on both models, so it is not posted); sums
+(`Sum`) as one linear equality.
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ def _on_board(cage: DigitSets, size: int) -> list[frozenset[int]]:
 
 def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     """Each `DigitSets` as its AllDifferent and union domains, followed by itself (for the
-    selectors of several fitting sets and the linear sum of a killer cage)."""
+    selectors of several fitting sets)."""
     every = frozenset(range(1, shape.size + 1))
     out: list[Constraint] = []
     for constraint in core:
@@ -187,12 +189,6 @@ def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
                 out.extend(Allowed(cell, union) for cell in constraint.cells)
         out.append(constraint)
     return out
-
-
-def _cage_total(sets: Sequence[frozenset[Digit]]) -> int | None:
-    """The digit sum every fitting set shares (a killer cage's total), or None."""
-    totals = {sum(digits) for digits in sets}
-    return totals.pop() if len(totals) == 1 else None
 
 
 class _IntegerBuilder:
@@ -225,7 +221,7 @@ class _IntegerBuilder:
 
     def _digit_sets(self, cage: DigitSets) -> None:
         """Per fitting set a selector that, when chosen, keeps every cell within the set; one
-        is chosen; and a cage whose sets share a total (a killer cage) also gets the sum.
+        is chosen.
 
         The AllDifferent and the union domains are posted separately (`_split_cages`).
         """
@@ -241,8 +237,6 @@ class _IntegerBuilder:
                     self.model.add_linear_expression_in_domain(cell, domain).only_enforce_if(
                         selector
                     )
-        if sets and (total := _cage_total(sets)) is not None:
-            self.model.add(sum(cells) == total)
 
     def _sum(self, constraint: Sum) -> None:
         """One linear equality over the cell values, and the distinct pairs."""
@@ -297,7 +291,7 @@ class _BooleanBuilder:
 
     def _digit_sets(self, cage: DigitSets) -> None:
         """The SAT encoder's selectors (one per fitting set: no digit outside it, each of its
-        digits somewhere, one set chosen) plus, for a killer cage, the linear sum.
+        digits somewhere, one set chosen).
 
         The AllDifferent and the union domains are posted separately (`_split_cages`).
         """
@@ -314,9 +308,6 @@ class _BooleanBuilder:
                 for digit in sorted(digits):
                     holders = [self.lit(r, c, digit) for r, c in cells]
                     self.model.add_bool_or([~selector, *holders])
-        if sets and (total := _cage_total(sets)) is not None:
-            terms = [d * self.lit(r, c, d) for r, c in cells for d in sorted(union)]
-            self.model.add(sum(terms) == total)
 
     def _sum(self, constraint: Sum) -> None:
         """Σ_c Σ_d w_c·d·[c holds d] == total, and a binary clause per distinct pair and digit."""
