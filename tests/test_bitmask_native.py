@@ -253,6 +253,14 @@ def test_digit_sets_off_the_board_never_fit() -> None:
     assert count(native, puzzle, 300) == expected == count(generic, puzzle, 300)
 
 
+def test_sums_and_tables_over_no_cells() -> None:
+    """An empty sum is 0: a total of 3 refutes every grid, a total of 0 keeps all 288."""
+    shape = Shape(2, 2)
+    assert count(native, Puzzle.empty(shape, (Linear((), (), 3),)), 300) == 0
+    assert count(native, Puzzle.empty(shape, (Linear((), (), 0),)), 300) == 288
+    assert count(generic, Puzzle.empty(shape, (Linear((), (), 3),)), 300) == 0
+
+
 def test_unsatisfiable_sums_and_cages_are_refuted() -> None:
     shape = Shape(2, 2)
     too_big = make_rule(

@@ -48,7 +48,9 @@ _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's nar
 
 
 def _getter(cells: tuple[int, ...]) -> _Getter:
-    """itemgetter that always returns a tuple, even for one cell."""
+    """itemgetter that always returns a tuple, even for one cell or none."""
+    if not cells:
+        return _no_cells
     return itemgetter(*cells) if len(cells) > 1 else _one_cell(cells[0])
 
 
@@ -211,7 +213,7 @@ class _Kernel:
                     locks.append((_getter(tuple(both)), rest_a, rest_b))
         self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
-        self.peer_getters = tuple(_getter(p) if p else _no_cells for p in self.peers)
+        self.peer_getters = tuple(map(_getter, self.peers))
 
     def _locked(self, cands: Masks) -> int:
         """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
@@ -531,6 +533,8 @@ class _Kernel:
         dirty = 0
         open_bits = self.open_bits
         cells = table.cells
+        if not table.rows:
+            return -1  # no tuple at all (with no cells, nothing narrows to show it)
         opened = [open_bits(m) for m in masks]
         support = [0] * len(cells)
         for row in table.rows:
