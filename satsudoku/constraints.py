@@ -155,8 +155,8 @@ def table_of(cells: tuple[Cell, ...], holds: Callable[..., bool], size: int) -> 
 def _check_space(count: int, what: str) -> None:
     if count > MAX_TABLE:
         raise TableTooLargeError(
-            f"{what} needs a table of {count:,} tuples (limit {MAX_TABLE:,}); no backend "
-            "supports this constraint natively yet"
+            f"{what} needs a table of {count:,} tuples (limit {MAX_TABLE:,}), too large for "
+            "the generic Table path"
         )
 
 
@@ -233,11 +233,11 @@ class DigitSets:
     when more than one set fits, the Table of the permutations of each set. With a single set
     the first two already say everything (k distinct digits drawn from a k-set are that set),
     which covers 8- and 9-cell killer cages. The table part grows as |sets| · k! (up to 20,160
-    tuples for a 9×9 seven-cell cage), so backends should support this kind natively: SAT with
-    one selector per set (selector → no digit outside the set in any cell; at least one
-    selector; plus the AllDifferent), CP-SAT with AllDifferent plus a linear sum or the same
-    selectors, the bitmask search by keeping each cell within the union of the still-possible
-    sets.
+    tuples for a 9×9 seven-cell cage), so every backend posts this kind natively: SAT and
+    CP-SAT with one selector per set (selector → no digit outside the set in any cell, each of
+    its digits somewhere; at least one selector; plus the AllDifferent), the bitmask search by
+    keeping each cell within the union of the still-possible sets. The decomposition remains
+    the generic path (`BitmaskBackend(generic=True)` cross-checks against it).
     """
 
     cells: tuple[Cell, ...]
@@ -279,8 +279,8 @@ class Sum:
 
     `distinct` lists position pairs that must differ (cells that share a house); stating it
     here keeps the Table fallback small and exact. Empty `weights` means all ones. Natively:
-    CP-SAT posts one linear equality; SAT wants a totalizer or an order encoding; the bitmask
-    search prunes by the bounds of the open cells.
+    CP-SAT posts one linear equality, SAT a prefix-sum (reachable partial sums) encoding, and
+    the bitmask search prunes by the bounds of the open cells.
     """
 
     cells: tuple[Cell, ...]

@@ -333,13 +333,3 @@ def test_a_long_little_killer_counts_as_other_backends(backend_name: str) -> Non
     theirs = get_backend(backend_name).solve(puzzle, limit=1000)
     assert mine.exhausted and theirs.exhausted
     assert mine.count == theirs.count >= 1 and solution in mine.solutions
-
-
-def test_the_miracle_rules_allow_exactly_72_grids_on_bitmask_too() -> None:
-    """Anti-knight + anti-king + non-consecutive on an empty 9×9: 72 grids. Its 144 two-cell
-    tables go through the pair supports (and the fixpoint memo), seconds instead of minutes."""
-    shape = Shape(3, 3)
-    kinds = ("antiknight", "antiking", "nonconsecutive")
-    rules = tuple(make_rule({"type": t}, shape) for t in kinds)
-    result = native.solve(Puzzle.empty(shape, rules), limit=100)
-    assert result.exhausted and result.count == 72
