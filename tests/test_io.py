@@ -198,3 +198,16 @@ def test_grid_with_blank_lines_between_box_bands() -> None:
     text = "\n".join(rows[0:3]) + "\n\n" + "\n".join(rows[3:6]) + "\n\n" + "\n".join(rows[6:9])
     assert only(text) == EASY_GRID
     assert [p.givens for p in read_text(text + "\n\n" + text)] == [EASY_GRID, EASY_GRID]
+
+
+def test_killer_collection_lines_are_detected() -> None:
+    # Cages of the shared killer files: labels, one total per label, solution ('-': unknown).
+    line = "AABBCCDDEEFFGGHH 3,7,7,3,3,7,7,3 1234341221434321"
+    (auto,) = read_text(line)
+    (forced,) = read_text(line, fmt="killer")
+    assert auto == forced and auto.solution == grid_from_line("1234341221434321")
+    assert [rule.type for rule in auto.rules] == ["killer"]
+    # A puzzle line with a trailing "rating,count" is not a killer line: fewer totals than
+    # the symbols it uses.
+    (plain,) = read_text("AB....AB........ 3,4")
+    assert plain.rules == () and plain.givens.values[:2] == (1, 2)

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from satsudoku.errors import PuzzleError
-from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset
+from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset, looks_like_killer
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
@@ -121,6 +121,9 @@ def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterat
             break
     if fmt == "fpuzzles" or (fmt == "auto" and looks_like_fpuzzles(first)):
         yield from iter_fpuzzles("".join(head) + "".join(iterator), options)
+        return
+    if fmt == "auto" and looks_like_killer(first):
+        yield from iter_dataset(_chain(head, iterator), "killer", options)
         return
     if fmt == "auto":
         if first.startswith("["):

@@ -4,6 +4,7 @@ lines `PUZZLE REGIONS SOLUTION` (formats in ../shared/data/SOURCES.md)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Iterator
 
 from satsudoku.errors import PuzzleError
@@ -13,6 +14,29 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.rules.sums import Cage, Killer
 
 DATASET_FORMATS = ("killer", "jigsaw")
+_SUMS = re.compile(r"\d+(,\d+)*")
+
+
+def looks_like_killer(line: str) -> bool:
+    """A killer collection line: n² cage labels with letters among them, then the sums.
+
+    Safe to detect: three fields, letters among the labels, exactly one comma-separated total
+    per label and a solution (or '-'), which a puzzle line with trailing ratings does not
+    have. (Jigsaw lines are not guessed: their region labels look like a solution grid.)
+    """
+    fields = line.split()
+    if len(fields) != 3 or not _SUMS.fullmatch(fields[1]):
+        return False
+    labels, _, solution = fields
+    n = math.isqrt(len(labels))
+    cages = set(labels) - {"."}
+    return (
+        n >= 4
+        and n * n == len(labels)
+        and any(ch.isalpha() for ch in labels)
+        and len(cages) == fields[1].count(",") + 1  # one total per cage
+        and (solution == "-" or (len(solution) == n * n and solution.isdigit()))
+    )
 
 
 def iter_dataset(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
