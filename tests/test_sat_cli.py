@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from satsudoku.backends import get_backend
 from satsudoku.cli import main
+from satsudoku.io import read_puzzles
 from satsudoku.proof.drat import parse_dimacs
 from tests.conftest import BUNDLED, sample_lines
 
@@ -77,10 +79,28 @@ def test_encode_needs_an_index_for_several_puzzles(
     assert "--index" in capsys.readouterr().err
 
 
-def test_encode_for_cpsat(two_puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["encode", str(two_puzzles), "--index", "1", "--backend", "cpsat"])
-    captured = capsys.readouterr()
-    assert code == 0 and captured.out.strip() or code == 2 and "cpsat" in captured.err
+@pytest.mark.parametrize(("model", "cells"), [("integer", 81), ("boolean", 729)])
+def test_encode_for_cpsat_is_a_model_cp_sat_reads_back(
+    two_puzzles: Path, capsys: pytest.CaptureFixture[str], model: str, cells: int
+) -> None:
+    from ortools.sat.python import cp_model
+
+    argv = ["encode", str(two_puzzles), "--index", "1", "--backend", "cpsat", "--model", model]
+    assert main(argv) == 0
+    loaded = cp_model.CpModel()
+    assert loaded.Proto().parse_text_format(capsys.readouterr().out)
+    assert len(loaded.Proto().variables) == cells
+    solver = cp_model.CpSolver()
+    assert solver.solve(loaded) == cp_model.OPTIMAL
+    (puzzle,) = read_puzzles(two_puzzles)[:1]
+    expected = get_backend("bitmask").solve(puzzle).solution
+    assert expected is not None
+    if model == "integer":  # variable i is cell i
+        values = [solver.value(loaded.get_int_var_from_proto_index(i)) for i in range(81)]
+    else:  # variable 9i + d - 1 is "cell i holds d"
+        true = [i for i in range(729) if solver.value(loaded.get_bool_var_from_proto_index(i))]
+        values = [i % 9 + 1 for i in true]
+    assert tuple(values) == expected.values
 
 
 def test_explain_names_the_clashing_givens(

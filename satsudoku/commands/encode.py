@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,6 +48,12 @@ def register(subparsers: Any) -> None:
         help="at-most-one encoding (default: pairwise, no auxiliary variables)",
     )
     parser.add_argument(
+        "--model",
+        default="integer",
+        choices=("integer", "boolean"),
+        help="with --backend cpsat: integer cells with AllDifferent (default) or one-hot Booleans",
+    )
+    parser.add_argument(
         "--index",
         type=positive_int,
         metavar="K",
@@ -61,7 +66,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     puzzle = _pick(list(load_puzzles(args)), args.index, args.file)
     if args.backend == "cpsat":
-        text = _cpsat_text(puzzle)
+        text = _cpsat_text(puzzle, args.model)
     else:
         formula = encode_puzzle(puzzle, parse_encoding(args.encoding), parse_amo(args.amo))
         text = dimacs(formula, header_comments(puzzle, formula, source=puzzle.origin))
@@ -85,20 +90,15 @@ def _pick(puzzles: list[Puzzle], index: int | None, source: str) -> Puzzle:
     return puzzles[index - 1]
 
 
-def _cpsat_text(puzzle: Puzzle) -> str:
-    """The CP-SAT model text, from the CP-SAT encoder (imported only now)."""
+def _cpsat_text(puzzle: Puzzle, model: str) -> str:
+    """The CP-SAT model text (OR-Tools is imported only now: plain CNF export needs none)."""
     try:
-        module = importlib.import_module("satsudoku.encoders.cpsat")
+        from satsudoku.encoders.cpsat import model_text
     except ModuleNotFoundError as exc:
-        if exc.name not in ("satsudoku.encoders.cpsat", "ortools") and not (
-            exc.name or ""
-        ).startswith("ortools"):
+        if not (exc.name or "").startswith("ortools"):
             raise
         raise BackendUnavailableError(
             f"--backend cpsat needs {exc.name}, which this installation lacks"
         ) from None
-    model_text = getattr(module, "model_text", None)
-    if model_text is None:
-        raise BackendUnavailableError("satsudoku.encoders.cpsat has no model_text() yet")
-    text: str = model_text(puzzle)
+    text = model_text(puzzle, model)
     return text if text.endswith("\n") else text + "\n"
