@@ -141,10 +141,6 @@ def test_count_is_exact_or_a_lower_bound(capsys: pytest.CaptureFixture[str]) -> 
 def test_backend_all_agrees_and_cpsat_certifies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from satsudoku.backends import available
-
-    if not {"sat", "cpsat"} <= set(available()):
-        pytest.skip("needs python-sat and ortools")
     serg = (BUNDLED / "serg-benchmark.txt").read_text().splitlines()[0]
     path = write(tmp_path, f"{EASY}\n{serg}\n")
     assert main(["solve", path, "--backend", "all", "--json"]) == 0
