@@ -96,10 +96,16 @@ def test_16x16_acwing_sample_has_its_known_solution() -> None:
         assert result.solution == grid_from_line(solution)
 
 
+def test_25x25_durr_example_has_its_known_solution() -> None:
+    for puzzle_text, solution in _pairs("25x25-durr-example"):
+        result = backend.solve(puzzle_from_line(puzzle_text))
+        assert result.status is Status.UNIQUE
+        assert result.solution == grid_from_line(solution)
+
+
 def test_25x25_completions_of_the_durr_solution() -> None:
-    """The full 25x25 example is too hard for singles-only search (the SAT and CP backends
-    settle it); 70% of its known solution as givens must lead back to that solution, and 55%
-    leaves an unavoidable set open: two different valid grids."""
+    """70% of the known solution as givens must lead back to it; 55% leaves an unavoidable
+    set open: two different valid grids."""
     ((_, solution_text),) = _pairs("25x25-durr-example")
     solution = grid_from_line(solution_text)
     for fraction, expected in ((0.7, Status.UNIQUE), (0.55, Status.MULTIPLE)):
@@ -132,10 +138,27 @@ def test_node_budget_before_any_solution_gives_unknown() -> None:
     assert result.status is Status.UNKNOWN and result.solutions == ()
 
 
+def test_node_budget_counts_expanded_nodes_exactly() -> None:
+    """A budget of exactly the nodes a search needs is enough; one less is not."""
+    hard = puzzle_from_line((BUNDLED / "forum-hardest-1106.txt").read_text().split()[0])
+    needed = int(backend.solve(hard).stats["nodes"])
+    assert needed > 1
+    assert backend.solve(hard, max_nodes=needed).status is Status.UNIQUE
+    assert backend.solve(hard, max_nodes=needed - 1).status is Status.UNKNOWN
+
+
 def test_timeout_stops_an_endless_count() -> None:
     result = backend.solve(Puzzle.empty(Shape(2, 3)), limit=10**9, timeout=0.3)
     assert result.stats["stopped"] == "timeout" and not result.exhausted
     assert result.time_s < 3
+
+
+def test_timeout_is_checked_often_on_large_boards() -> None:
+    """A 64x64 node costs milliseconds, so the clock is read every node there (64 nodes
+    between readings once overshot a 0.05 s timeout by more than a second)."""
+    result = backend.solve(Puzzle.empty(Shape(8, 8)), limit=10**9, timeout=0.05)
+    assert result.stats["stopped"] == "timeout" and not result.exhausted
+    assert result.time_s < 0.7
 
 
 def test_tables_from_decomposed_constraints_are_enforced() -> None:

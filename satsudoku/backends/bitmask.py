@@ -42,7 +42,8 @@ from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule
 
 Masks = list[int]
-_CHECK_EVERY = 64  # nodes between clock/budget checks: perf_counter() is not free
+_CHECK_WORK = 4096  # cells of work between clock checks: perf_counter() is not free, but a
+# 64×64 node costs ~60 ms, so the interval in nodes shrinks with the board (9×9: every 50).
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
@@ -639,7 +640,9 @@ class BitmaskBackend:
             deadline=None if timeout is None else start + timeout,
             max_nodes=max_nodes if max_nodes is not None else self.max_nodes,
         )
-        found = self._search(kernel, puzzle.givens.values, search)
+        # Building a kernel for a large board takes a while: the clock may have run out already.
+        over = self._over_limit(search)
+        found = [] if over else self._search(kernel, puzzle.givens.values, search)
         n = puzzle.size
         digit = kernel.digit
         grids = [Grid(n, tuple(map(digit, cands))) for cands in found]
@@ -674,15 +677,15 @@ class BitmaskBackend:
         stack = [root]
         assign, propagate, branch_cell = kernel.assign, kernel.propagate, kernel.branch_cell
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
+        check_every = max(1, _CHECK_WORK // (kernel.n * kernel.n))
         while stack:
+            if search.nodes >= node_cap:  # max_nodes nodes expanded; another one is due
+                search.stopped = "node limit"
+                break
+            if search.nodes % check_every == 0 and self._over_limit(search):
+                break  # also checked before the first node: building the root may be slow
             cands = stack.pop()
             search.nodes += 1
-            if search.nodes >= node_cap or (
-                search.nodes % _CHECK_EVERY == 0 and self._over_limit(search)
-            ):
-                if search.nodes >= node_cap:
-                    search.stopped = "node limit"
-                break
             best = branch_cell(cands)
             if best < 0:
                 solutions.append(cands)
