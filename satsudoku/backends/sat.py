@@ -39,8 +39,8 @@ NON_INCREMENTAL = frozenset({"kissat404"})
 # Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 REBUILD_EVERY = 500  # puzzles per incremental solver: retired selectors lengthen every model
-_FIRST_BUDGET = 200  # conflicts per slice when a deadline is set; doubles up to _MAX_BUDGET
-_MAX_BUDGET = 20_000
+_FIRST_BUDGET = 100  # conflicts in the first slice when a deadline is set
+_SLICE_S = 0.05  # later slices are sized from the measured conflict rate to last about this
 # Solvers whose first call may prove uniqueness by itself: with these options every variable
 # a model sets is an assumption, a counted decision or propagated, so a call with no decision
 # and no conflict found a model that unit propagation implies. CaDiCaL's "lucky" phases decide
@@ -75,7 +75,9 @@ class _Run:
         """Solve under `assumptions`; None when `deadline` passed first.
 
         CaDiCaL has no interrupt(), so a deadline becomes conflict-budget slices in a loop
-        (learnt clauses survive between slices), for every solver alike.
+        (learnt clauses survive between slices), for every solver alike. Conflicts cost from
+        microseconds (9×9) to seconds (formulas of millions of clauses), so each slice is sized
+        from the rate the previous one measured, to end near `_SLICE_S` or the deadline.
         """
         if deadline is None:
             answer: bool = self.solver.solve(assumptions=assumptions)
@@ -86,13 +88,16 @@ class _Run:
             )
         budget = _FIRST_BUDGET
         while True:
-            if time.perf_counter() >= deadline:
+            started = time.perf_counter()
+            left = deadline - started
+            if left <= 0:
                 return None
             self.solver.conf_budget(budget)
             result: bool | None = self.solver.solve_limited(assumptions=assumptions)
             if result is not None:
                 return result
-            budget = min(budget * 2, _MAX_BUDGET)
+            rate = budget / max(time.perf_counter() - started, 1e-6)  # conflicts per second
+            budget = max(1, int(rate * min(_SLICE_S, left / 2)))
 
 
 def _counters(solver: Any) -> dict[str, int]:
