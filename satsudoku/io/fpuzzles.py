@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -88,17 +89,16 @@ class _BitReader:
         return result
 
 
-_LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\- ]+)")
+_LINK = re.compile(r"(?:[?&]load=|fpuz(?:zles)?)([A-Za-z0-9+/=%\- ]+)")
 
 
 def looks_like_fpuzzles(text: str) -> bool:
-    """A link holding f-puzzles data, or the bare lz-string ('N4Ig' encodes '{"')."""
+    """A link holding f-puzzles data (f-puzzles' `?load=`, sudokupad's `/fpuzzles…` or
+    `/fpuz…`), or the bare lz-string ('N4Ig' encodes '{"')."""
     text = text.strip()
-    return (
-        text.startswith("N4Ig")
-        or ("f-puzzles" in text and "load=" in text)
-        or (text.startswith("http") and "fpuzzles" in text)
-    )
+    if text.startswith("N4Ig"):
+        return True
+    return text.startswith("http") and ("f-puzzles" in text or "fpuz" in text)
 
 
 def fpuzzles_json(text: str) -> dict[str, Any]:
@@ -108,14 +108,7 @@ def fpuzzles_json(text: str) -> dict[str, Any]:
         raw = text
     else:
         if text.startswith("http"):
-            query = parse_qs(urlparse(text).query).get("load")
-            match = _LINK.search(text)
-            if query:
-                text = query[0]
-            elif match:
-                text = match.group(1)
-            else:
-                raise PuzzleError("f-puzzles link: no 'load=' data in it")
+            text = _link_data(text)
         text = unquote(text).replace(" ", "+")  # a '+' that went through form decoding
         raw = lz_decompress_base64(text)
     try:
@@ -127,14 +120,41 @@ def fpuzzles_json(text: str) -> dict[str, Any]:
     return value
 
 
+def _link_data(link: str) -> str:
+    """The lz-string in a link: the `load=` parameter, else what follows `fpuzzles`/`fpuz`."""
+    query = parse_qs(urlparse(link).query).get("load")
+    if query:
+        return query[0]
+    match = _LINK.search(link)
+    if match:
+        return match.group(1)
+    raise PuzzleError(
+        "f-puzzles link: no puzzle data in it (a short '?id=' link needs the site; "
+        "copy the long '?load=' link instead)"
+    )
+
+
 def is_fpuzzles_document(value: Any) -> bool:
     """An f-puzzles JSON object (rather than a satsudoku document) has a 'grid' list of rows."""
     return isinstance(value, Mapping) and isinstance(value.get("grid"), list)
 
 
 def iter_fpuzzles(text: str, options: ReadOptions) -> Iterator[Puzzle]:
-    """The one puzzle an f-puzzles string, link or JSON describes."""
-    yield puzzle_from_document(fpuzzles_document(fpuzzles_json(text)), options)
+    """The one puzzle an f-puzzles string, link or JSON describes; errors name the file, or a
+    short form of the link when the link itself was the input."""
+    options = replace(options, source=short_source(options.source))
+    try:
+        doc = fpuzzles_document(fpuzzles_json(text))
+    except PuzzleError as exc:
+        raise exc.at(options.source) from None
+    yield puzzle_from_document(doc, options)
+
+
+def short_source(source: str | None, keep: int = 48) -> str | None:
+    """A link or lz-string used as the input's name, cut to `keep` characters."""
+    if source is None or len(source) <= keep or not looks_like_fpuzzles(source):
+        return source
+    return source[: keep - 1] + "…"
 
 
 # Keys that describe the puzzle's presentation or the editor's state: no rule in them.
@@ -153,6 +173,7 @@ _IGNORED = {
 # Keys that only draw something: fine when empty, an error otherwise (their meaning lives in the
 # ruleset text, which we cannot read).
 _COSMETIC = {"text", "line", "circle", "rectangle", "cage"}
+_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 def fpuzzles_document(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,31 +187,12 @@ def fpuzzles_document(data: Mapping[str, Any]) -> dict[str, Any]:
     doc: dict[str, Any] = {"size": size}
     if isinstance(data.get("title"), str) and data["title"]:
         doc["title"] = data["title"]
-    alphabet = Alphabet.default(size)
-    givens = [0] * (size * size)
-    regions: list[str] = []
-    try:
-        box = default_box(size)
-    except PuzzleError:  # a prime size: every cell must name its region
-        box = (0, 0)
-    labels = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-    for r, row in enumerate(grid):
-        for c, cell in enumerate(row):
-            if cell.get("given") and cell.get("value"):
-                givens[r * size + c] = int(cell["value"])
-            region = cell.get("region", (r // box[0]) * box[0] + c // box[1] if box[0] else None)
-            if not isinstance(region, int) or not 0 <= region < size:
-                raise PuzzleError(f"f-puzzles cell r{r + 1}c{c + 1}: region {region!r} unsupported")
-            regions.append(labels[region])
-    doc["givens"] = format_line(Grid(size, tuple(givens)), alphabet)
-    if any("region" in cell for row in grid for cell in row):
-        doc["regions"] = ["".join(regions[r * size : (r + 1) * size]) for r in range(size)]
+    doc.update(_grid_fields(grid, size))
     solution = data.get("solution")
     if isinstance(solution, list) and len(solution) == size * size:
         if all(isinstance(v, int) and 1 <= v <= size for v in solution):
-            doc["solution"] = format_line(Grid(size, tuple(solution)), alphabet)
+            doc["solution"] = format_line(Grid(size, tuple(solution)), Alphabet.default(size))
     rules: list[dict[str, Any]] = []
-    negative = _negative(data.get("negative", []))
     for key, value in data.items():
         if key in _IGNORED or key == "negative":
             continue
@@ -204,13 +206,72 @@ def fpuzzles_document(data: Mapping[str, Any]) -> dict[str, Any]:
         translate = _TRANSLATE.get(key)
         if translate is None:
             raise PuzzleError(f"f-puzzles key {key!r} is not supported")
-        try:
-            rules.extend(translate(value, size))
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise PuzzleError(f"f-puzzles key {key!r}: malformed entry ({exc})") from None
-    rules.extend(_dots(data, negative, size))
+        rules.extend(_translated(key, translate, value, size))
+    rules.extend(_dots(data, _negative(data.get("negative", [])), size))
     doc["rules"] = [rule for rule in rules if rule]
     return doc
+
+
+def _translated(
+    key: str, translate: Callable[[Any, int], list[dict[str, Any]]], value: Any, size: int
+) -> list[dict[str, Any]]:
+    """Run one key's translator, turning a malformed entry into an error naming the key."""
+    try:
+        return translate(value, size)
+    except KeyError as exc:
+        raise PuzzleError(f"f-puzzles key {key!r}: malformed entry (no {exc.args[0]!r})") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise PuzzleError(f"f-puzzles key {key!r}: malformed entry ({exc})") from None
+
+
+def _default_box(size: int) -> tuple[int, int]:
+    """f-puzzles' default regions: the factor pair closest to square, and for a prime size
+    (5, 7, …) 1×n, i.e. each row is its own region (rows already hold every digit)."""
+    try:
+        return default_box(size)
+    except PuzzleError:
+        return 1, size
+
+
+def _grid_fields(grid: list[Any], size: int) -> dict[str, Any]:
+    """Givens and the region layout (`box`, or jigsaw `regions` when any cell names one)."""
+    box = _default_box(size)
+    givens = [0] * (size * size)
+    labels: list[str] = []
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            where = f"f-puzzles cell r{r + 1}c{c + 1}"
+            if not isinstance(cell, Mapping):
+                raise PuzzleError(f"{where} must be an object, not {cell!r}")
+            givens[r * size + c] = _given(cell, size, where)
+            labels.append(_LABELS[_region(cell, (r // box[0]) * box[0] + c // box[1], size, where)])
+    fields: dict[str, Any] = {
+        "givens": format_line(Grid(size, tuple(givens)), Alphabet.default(size))
+    }
+    if any("region" in cell for row in grid for cell in row):
+        fields["regions"] = ["".join(labels[r * size : (r + 1) * size]) for r in range(size)]
+    else:
+        fields["box"] = list(box)
+    return fields
+
+
+def _given(cell: Mapping[str, Any], size: int, where: str) -> int:
+    """A given digit, or 0: a value the player typed (no `given`) is not part of the puzzle."""
+    if not cell.get("given") or not cell.get("value"):
+        return 0
+    value = cell["value"]
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= size:
+        raise PuzzleError(f"{where}: given {value!r} is not a digit 1..{size}")
+    return value
+
+
+def _region(cell: Mapping[str, Any], default: int, size: int, where: str) -> int:
+    region = cell.get("region", default)
+    if region is None:
+        raise PuzzleError(f"{where} belongs to no region (region null); every cell needs one")
+    if not isinstance(region, int) or isinstance(region, bool) or not 0 <= region < size:
+        raise PuzzleError(f"{where}: region {region!r} is not a region number 0..{size - 1}")
+    return region
 
 
 def _negative(value: Any) -> set[str]:
@@ -247,18 +308,25 @@ def _cell_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
 
 
 def _killer(value: Any, size: int) -> list[dict[str, Any]]:
-    cages = []
+    """Cages may overlap in f-puzzles (magic squares): one killer rule per set of disjoint cages."""
+    groups: list[tuple[set[str], list[dict[str, Any]]]] = []
     for entry in value:
         cage: dict[str, Any] = {"cells": _cells(entry)}
         if str(entry.get("value", "")).strip():
             cage["sum"] = int(entry["value"])
-        cages.append(cage)
-    return [{"type": "killer", "cages": cages}] if cages else []
+        cells = set(cage["cells"])
+        group = next((g for g in groups if not g[0] & cells), None)
+        if group is None:
+            groups.append((cells, [cage]))
+        else:
+            group[0].update(cells)
+            group[1].append(cage)
+    return [{"type": "killer", "cages": cages} for _, cages in groups]
 
 
 def _little_killer(value: Any, size: int) -> list[dict[str, Any]]:
     clues = [
-        {"cells": _cells(entry), "sum": int(entry["value"])}
+        {"cells": _diagonal(entry, size), "sum": int(entry["value"])}
         for entry in value
         if str(entry.get("value", "")).strip()
     ]
@@ -266,6 +334,42 @@ def _little_killer(value: Any, size: int) -> list[dict[str, Any]]:
 
 
 _OUTSIDE = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
+_DIRECTIONS = {"UR": (-1, 1), "DR": (1, 1), "DL": (1, -1), "UL": (-1, -1)}
+
+
+def _diagonal(entry: Mapping[str, Any], size: int) -> list[str]:
+    """A little killer's cells: f-puzzles stores the clue's outside `cell` and a `direction`;
+    `cells` is optional and, when present, must be that diagonal."""
+    listed = _cells(entry) if "cells" in entry else None
+    if "cell" not in entry or "direction" not in entry:
+        if listed is None:
+            raise ValueError("a clue needs 'cell' and 'direction' (or 'cells')")
+        return listed
+    walked = _walk(str(entry["cell"]), str(entry["direction"]), size)
+    if listed is not None and set(listed) != set(walked):
+        raise ValueError(
+            f"cells {listed} are not the diagonal {walked} "
+            f"from {entry['cell']} going {entry['direction']}"
+        )
+    return walked
+
+
+def _walk(start: str, direction: str, size: int) -> list[str]:
+    """The cells from an outside clue cell, one diagonal step at a time, while on the grid."""
+    r, c = _cell_key(start)
+    if 1 <= r <= size and 1 <= c <= size:
+        raise ValueError(f"clue cell {start} is inside the grid, not beside it")
+    step = _DIRECTIONS.get(direction.upper())
+    if step is None:
+        raise ValueError(f"direction {direction!r} is not UR, DR, DL or UL")
+    cells = []
+    r, c = r + step[0], c + step[1]
+    while 1 <= r <= size and 1 <= c <= size:
+        cells.append(f"r{r}c{c}")
+        r, c = r + step[0], c + step[1]
+    if not cells:
+        raise ValueError(f"the clue at {start} going {direction} misses the grid")
+    return cells
 
 
 def _sandwich(value: Any, size: int) -> list[dict[str, Any]]:
@@ -330,8 +434,16 @@ def _held(value: Any, size: int) -> list[dict[str, Any]]:
     return []
 
 
+def _held_flag(value: Any, size: int) -> list[dict[str, Any]]:
+    """nonconsecutive is the negative constraint of the white dots: `_dots` applies it."""
+    return []
+
+
 def _dots(data: Mapping[str, Any], negative: set[str], size: int) -> list[dict[str, Any]]:
-    rules: list[dict[str, Any]] = []
+    """Kropki dots and XV marks with f-puzzles' negative constraints. `nonconsecutive` (or
+    `negative: ["difference"]`) forbids a difference of 1 only between cells that carry no
+    dot of either colour, and `negative: ["ratio"]` a ratio of 2: satsudoku's kropki
+    `negative`, which exempts the same dotted pairs."""
     try:
         white = [_dot(e, 1) for e in data.get("difference", [])]
         black = [_dot(e, 2) for e in data.get("ratio", [])]
@@ -339,20 +451,41 @@ def _dots(data: Mapping[str, Any], negative: set[str], size: int) -> list[dict[s
         vs = [_cells(e) for e in data.get("xv", []) if str(e.get("value", "")).upper() == "V"]
         if any(str(e.get("value", "")).upper() not in ("X", "V") for e in data.get("xv", [])):
             raise ValueError("an xv entry without value 'X' or 'V'")
-    except (KeyError, TypeError, ValueError) as exc:
+    except KeyError as exc:
+        raise PuzzleError(f"f-puzzles dots: malformed entry (no {exc.args[0]!r})") from None
+    except (TypeError, ValueError, AttributeError) as exc:
         raise PuzzleError(f"f-puzzles dots: malformed entry ({exc})") from None
-    kropki_negative = sorted(
-        {"white" for k in negative if k == "difference"}
-        | {"black" for k in negative if k == "ratio"}
-    )
-    if white or black or kropki_negative:
+    no_consecutive = bool(data.get("nonconsecutive")) or "difference" in negative
+    if "difference" in negative:
+        _only_default(white, 1, "difference")
+    if "ratio" in negative:
+        _only_default(black, 2, "ratio")
+    kinds = ["white"] * no_consecutive + ["black"] * ("ratio" in negative)
+    rules: list[dict[str, Any]] = []
+    if white or black or "black" in kinds:
         kropki: dict[str, Any] = {"type": "kropki", "white": white, "black": black}
-        if kropki_negative:
-            kropki["negative"] = True if len(kropki_negative) == 2 else kropki_negative
+        if kinds:
+            kropki["negative"] = True if len(kinds) == 2 else kinds
         rules.append(kropki)
+    elif no_consecutive:  # no dot anywhere: exactly the global rule
+        rules.append({"type": "nonconsecutive"})
     if xs or vs or "xv" in negative:
         rules.append({"type": "xv", "x": xs, "v": vs, "negative": "xv" in negative})
     return rules
+
+
+def _only_default(dots: list[Any], default: int, key: str) -> None:
+    """f-puzzles' negative constraint also forbids every other value its dots carry between
+    undotted cells (a ratio-3 dot forbids ratio 3 elsewhere); the kropki rule's negative covers
+    only the default value, so refuse rather than solve a different puzzle."""
+    for dot in dots:
+        if isinstance(dot, dict):
+            a, b = dot["cells"]
+            raise PuzzleError(
+                f"f-puzzles negative {key!r} with a {key} dot of value {dot['value']} "
+                f"({a.upper()}-{b.upper()}): the negative constraint for values other than "
+                f"{default} cannot be expressed"
+            )
 
 
 def _dot(entry: Mapping[str, Any], default: int) -> Any:
@@ -369,7 +502,7 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "antiknight": _flag("antiknight"),
     "antiking": _flag("antiking"),
     "disjointgroups": _flag("disjointgroups"),
-    "nonconsecutive": _flag("nonconsecutive"),
+    "nonconsecutive": _held_flag,
     "killercage": _killer,
     "littlekillersum": _little_killer,
     "sandwichsum": _sandwich,
