@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,17 +17,19 @@ from typing import Any, ClassVar
 import pytest
 from ortools.sat.python import cp_model
 
+from satsudoku.backends import cpsat as cpsat_backend
 from satsudoku.backends import get_backend
 from satsudoku.backends.bitmask import BitmaskBackend
-from satsudoku.backends.cpsat import CpSatBackend
+from satsudoku.backends.cpsat import CpSatBackend, certify
 from satsudoku.constraints import Allowed, Constraint, Less, Table
 from satsudoku.encoders.cpsat import MODEL_NAMES, build, model_text
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_text
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Status
-from tests.conftest import BUNDLED, grid_from_line, puzzle_from_line, sample_lines
+from satsudoku.result import Proof, Status
+from satsudoku.rules import load_plugin
+from tests.conftest import BUNDLED, REPO, grid_from_line, puzzle_from_line, sample_lines
 
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
@@ -193,3 +202,140 @@ def test_certified_mode_is_classic_only() -> None:
     assert grid is not None
     with pytest.raises(PuzzleError, match="classic Sudoku only"):
         CpSatBackend(certified=True).solve(Puzzle(Shape(2, 2), grid, rules))  # type: ignore[arg-type]
+
+
+def _zero_solution_lines(k: int) -> list[str]:
+    """tdoku's puzzles labelled with 0 solutions (PUZZLE:0), the first k."""
+    lines = (BUNDLED / "tdoku-test-puzzles.labeled.txt").read_text().splitlines()
+    return [line.partition(":")[0] for line in lines if line.partition(":")[2] == "0"][:k]
+
+
+@pytest.mark.parametrize("line", _zero_solution_lines(3))
+def test_certified_unsat_needs_and_checks_real_lemmas(line: str) -> None:
+    result = CpSatBackend(certified=True).solve(puzzle_from_line(line))
+    assert result.status is Status.UNSATISFIABLE and result.proof is not None
+    assert result.proof.method == "cp-drat" and result.proof.details["lemmas"] > 100
+
+
+def test_a_rejected_certificate_is_a_bug_not_a_quiet_downgrade(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from satsudoku.proof import drat
+
+    monkeypatch.setattr(drat, "check_drat", lambda *_: drat.DratVerdict(False, "forged"))
+    with pytest.raises(BackendBugError, match="DRAT proof is rejected: forged"):
+        CpSatBackend(certified=True).solve(puzzle_from_line(_zero_solution_lines(1)[0]))
+
+
+def test_certifying_a_wrong_claim_is_a_bug() -> None:
+    puzzle = puzzle_from_line(HARD)
+    wrong = BitmaskBackend().solve(Puzzle.empty(Shape(3, 3)), limit=1).solution
+    assert wrong is not None
+    with pytest.raises(BackendBugError, match="certification failed"):
+        certify(puzzle, wrong)  # its blocking clause leaves the real solution: satisfiable
+
+
+def test_certification_out_of_time_gives_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    expired = functools.partial(cpsat_backend.certify, deadline=0.0)  # long past
+    monkeypatch.setattr(cpsat_backend, "certify", lambda p, s, deadline: expired(p, s))
+    result = CpSatBackend(certified=True).solve(puzzle_from_line(HARD), timeout=60)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert result.proof and result.proof.details["certification"] == "timeout"
+    assert len(result.solutions) == 1  # the grid found is still reported, just not proved
+
+
+def test_certification_gets_the_remaining_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[float | None] = []
+    real = cpsat_backend.certify
+
+    def spy(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None) -> Proof:
+        seen.append(deadline)
+        return real(puzzle, solution, deadline=deadline)
+
+    monkeypatch.setattr(cpsat_backend, "certify", spy)
+    before = time.perf_counter()
+    CpSatBackend(certified=True).solve(puzzle_from_line(HARD), timeout=30)
+    after = time.perf_counter()
+    assert seen and seen[0] is not None and before + 30 < seen[0] < after + 30  # solve's deadline
+
+
+# A plugin rule making ten cells of a row-spanning pattern all different on a 16x16 board: a
+# pigeonhole (17 cells, 16 digits) that CDCL search cannot refute in any reasonable time.
+PIGEONHOLE_PLUGIN = """
+from dataclasses import dataclass
+from typing import ClassVar
+from satsudoku.constraints import AllDifferent
+from satsudoku.rules import register_rule
+
+@register_rule("pigeonhole")
+@dataclass(frozen=True)
+class Pigeonhole:
+    type: ClassVar[str] = "pigeonhole"
+
+    @classmethod
+    def from_spec(cls, spec, shape):
+        return cls()
+
+    def constraints(self, shape):
+        n = shape.size
+        yield AllDifferent(tuple((r, (r * 5) % n) for r in range(n)) + ((n - 1, 1),))
+
+    def to_spec(self):
+        return {"type": self.type}
+"""
+
+
+@pytest.fixture
+def endless(tmp_path: Path) -> list[str]:
+    """Arguments of a CP-SAT solve that would run for hours: a hidden 17-into-16 pigeonhole."""
+    plugin = tmp_path / "pigeonhole.py"
+    plugin.write_text(PIGEONHOLE_PLUGIN)
+    document = tmp_path / "p.json"
+    document.write_text('{"size": 16, "rules": [{"type": "pigeonhole"}]}')
+    return [str(document), "--plugin", str(plugin), "--backend", "cpsat"]
+
+
+def test_ctrl_c_stops_a_cpsat_search_like_bitmask(endless: list[str]) -> None:
+    for command in ("solve", "count"):
+        code, err, waited = interrupt([command, *endless, "--timeout", "120"], after=4)
+        assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
+
+
+def interrupt(argv: list[str], *, after: float) -> tuple[int, str, float]:
+    """Run `satsudoku ARGV`, press Ctrl-C after `after` s: exit code, stderr, time it took."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "satsudoku", *argv],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if inherited
+    )
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    _, err = process.communicate(timeout=60)
+    return process.returncode, err, time.perf_counter() - sent
+
+
+def test_an_interrupted_search_is_never_called_a_timeout(endless: list[str]) -> None:
+    load_plugin(endless[2])
+    puzzle = read_text(Path(endless[0]).read_text())[0]
+    previous = signal.signal(signal.SIGINT, lambda *_: None)  # a handler that does not raise
+    try:
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        started = time.perf_counter()
+        result = CpSatBackend().solve(puzzle, timeout=60)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "interrupted"
+    assert time.perf_counter() - started < 20
+
+
+def test_a_search_stopped_with_time_left_is_a_bug_not_a_timeout(endless: list[str]) -> None:
+    load_plugin(endless[2])
+    puzzle = read_text(Path(endless[0]).read_text())[0]
+    backend = CpSatBackend()
+    threading.Timer(1.0, lambda: backend._solver.stop_search()).start()
+    with pytest.raises(BackendBugError, match="neither interrupted nor out of time"):
+        backend.solve(puzzle, timeout=60)

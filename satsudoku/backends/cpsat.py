@@ -1,13 +1,17 @@
 """The constraint-programming backend: OR-Tools CP-SAT on a model reused across a batch.
 
 Verdicts are solver-trusted: "unique" means CP-SAT reported its enumeration exhausted
-(OPTIMAL/INFEASIBLE) after one or zero solutions; there is no independent certificate.
+(OPTIMAL/INFEASIBLE) after one or zero solutions; `certified=True` re-proves them with a DRAT
+proof that satsudoku checks itself.
 """
 
 from __future__ import annotations
 
 import fcntl
 import itertools
+import os
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -47,6 +51,14 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 _TUNED = {"linearization_level": 0, "symmetry_level": 0, "use_sat_inprocessing": False}
 
 
+def _new_solver() -> cp_model.CpSolver:
+    """A CpSolver that leaves Ctrl-C to Python (see `_Search`)."""
+    _watch_sigint()
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    return solver
+
+
 class CpSatBackend:
     """OR-Tools CP-SAT on a Boolean one-hot model (default) or an integer AllDifferent model.
 
@@ -71,13 +83,18 @@ class CpSatBackend:
         self.workers = workers
         self.presolve = presolve
         self.certified = certified  # re-prove unique/unsatisfiable verdicts with checked DRAT
-        self._solver = cp_model.CpSolver()
+        self._solver = _new_solver()
         for name, value in _TUNED.items():
             setattr(self._solver.parameters, name, value)
+
+    def warm_up(self, puzzle: Puzzle) -> None:
+        """Build the model for the puzzle's shape and rules now, so no timed solve pays for it."""
+        encoding_for(puzzle, self.kind)
 
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """Look for up to `limit` solutions in one search; 'unknown' when `timeout` runs out."""
         start = time.perf_counter()
+        deadline = None if timeout is None else start + timeout
         limit = max(1, limit)
         encoding = encoding_for(puzzle, self.kind)
         stats: dict[str, int | float | str] = {"model": self.kind.value, "presolve": self.presolve}
@@ -93,9 +110,9 @@ class CpSatBackend:
         params.num_workers = workers
         params.cp_model_presolve = self.presolve
         params.enumerate_all_solutions = limit > 1
-        params.max_time_in_seconds = timeout if timeout is not None else float("inf")
         collector = _Collector(encoding, limit)
-        status = self._solver.solve(encoding.model, collector)  # positional: 9.15 rejects keyword
+        search = _Search(self._solver, deadline)
+        status = search.run(encoding.model, collector)
         if status == cp_model.MODEL_INVALID:
             detail = encoding.model.validate() or "no detail"
             raise BackendBugError(f"CP-SAT rejected the model as invalid: {detail}")
@@ -107,30 +124,26 @@ class CpSatBackend:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and not found:
             raise BackendBugError(f"CP-SAT reported {self._solver.status_name(status)} but no grid")
         solver = self._solver
+        status_name = solver.status_name(status)
         stats.update(
-            status=solver.status_name(status),
+            status=status_name,
             branches=solver.num_branches,
             conflicts=solver.num_conflicts,
             wall_s=solver.wall_time,
             workers=workers,
-            time_s=time.perf_counter() - start,
         )
         if not exhausted and len(found) < limit:  # neither finished nor stopped by the collector
-            stats["stopped"] = "timeout"
-        return make_result(
-            puzzle,
-            self.name,
-            found,
-            exhausted=exhausted,
-            limit=limit,
-            stats=stats,
-            proof=self._evidence(puzzle, exhausted, found, solver.status_name(status)),
-        )
-
-    def _evidence(self, puzzle: Puzzle, exhausted: bool, found: list[Grid], status: str) -> Proof:
+            stats["stopped"] = search.stop_reason()
+        proof = _proof(exhausted, found, status_name)
         if self.certified and exhausted and len(found) <= 1:
-            return certify(puzzle, found[0] if found else None)
-        return _proof(exhausted, found, status)
+            proof = certify(puzzle, found[0] if found else None, deadline=deadline)
+            if "stopped" in proof.details:  # the re-proof was cut short: nothing is proved
+                exhausted = False
+                stats["stopped"] = proof.details["stopped"]
+        stats["time_s"] = time.perf_counter() - start
+        return make_result(
+            puzzle, self.name, found, exhausted=exhausted, limit=limit, stats=stats, proof=proof
+        )
 
 
 def _proof(exhausted: bool, found: list[Grid], status: str) -> Proof:
@@ -141,19 +154,110 @@ def _proof(exhausted: bool, found: list[Grid], status: str) -> Proof:
     return Proof("none", {"status": status, "complete": False})
 
 
+class _Search:
+    """One CP-SAT search within a deadline, which Ctrl-C stops at once.
+
+    OR-Tools would catch SIGINT itself (`catch_sigint_signal`), end the search and report
+    UNKNOWN, which looked like a timeout; it is told not to. Python's own SIGINT handler runs
+    only when the search returns, so a watcher thread (`_watch_sigint`) stops the running
+    searches and KeyboardInterrupt follows as soon as control is back in Python.
+    """
+
+    def __init__(self, solver: cp_model.CpSolver, deadline: float | None) -> None:
+        self.solver = solver
+        self.deadline = deadline
+        self.interrupted = False
+        self.budget = 0.0
+        self.elapsed = 0.0
+
+    def run(
+        self, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None
+    ) -> cp_model.CpSolverStatus:
+        """Solve with the time left before the deadline (the callback passed positionally)."""
+        started = time.perf_counter()
+        left = float("inf") if self.deadline is None else self.deadline - started
+        self.budget = max(left, 1e-6)  # CP-SAT rejects a negative limit; 1 µs stops at once
+        self.solver.parameters.max_time_in_seconds = self.budget
+        _RUNNING.add(self)
+        try:
+            status = self.solver.solve(model, callback) if callback else self.solver.solve(model)
+        finally:
+            _RUNNING.discard(self)
+            self.elapsed = time.perf_counter() - started
+        return status
+
+    def stop(self) -> None:
+        self.interrupted = True
+        self.solver.stop_search()
+
+    def timed_out(self) -> bool:
+        """Whether the time limit ended the search (CP-SAT may stop up to ~10% before it)."""
+        return self.elapsed >= self.budget - max(0.02, 0.1 * self.budget)
+
+    def stop_reason(self) -> str:
+        """Why the search ended without settling the puzzle: never "timeout" unless it was."""
+        if self.interrupted:
+            return "interrupted"  # reached only when a SIGINT handler chose not to raise
+        if self.timed_out():
+            return "timeout"
+        raise BackendBugError(
+            f"CP-SAT gave up after {self.elapsed:.3f} s of a {self.budget:.3f} s budget, "
+            "neither interrupted nor out of time"
+        )
+
+
+_RUNNING: set[_Search] = set()  # searches a Ctrl-C must stop
+_WATCHER: dict[str, int] = {}  # pid and wakeup fd of this process's watcher thread
+
+
+def _watch_sigint() -> None:
+    """Start, once per process, a thread that stops every running search on SIGINT.
+
+    Python's C-level signal handler writes the signal number to the `set_wakeup_fd` pipe
+    while the main thread is still inside the solver; the thread reads it and stops searches.
+    Leaves things alone outside the main thread or when someone else (an asyncio loop) owns
+    the wakeup fd: Ctrl-C then takes effect when the search ends, as without this.
+    """
+    if _WATCHER.get("pid") == os.getpid():
+        return
+    if threading.current_thread() is not threading.main_thread():
+        return
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)  # set_wakeup_fd requires it
+    previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    if previous not in (-1, _WATCHER.get("fd", -1)):  # -1, or ours inherited through fork()
+        signal.set_wakeup_fd(previous)
+        os.close(read_fd)
+        os.close(write_fd)
+        _WATCHER.update(pid=os.getpid(), fd=-1)
+        return
+    threading.Thread(target=_watch, args=(read_fd,), daemon=True, name="cpsat-sigint").start()
+    _WATCHER.update(pid=os.getpid(), fd=write_fd)
+
+
+def _watch(read_fd: int) -> None:
+    while data := os.read(read_fd, 64):
+        if signal.SIGINT in data:
+            for search in list(_RUNNING):
+                search.stop()
+
+
 # CP-SAT 9.15 writes DRAT only to the fixed path of its C++ flag --cp_model_drat_output, which
 # Python cannot set; a lock file serialises satsudoku processes around it.
 DRAT_PATH = Path("/tmp/drat.txt")
 _DRAT_LOCK = Path("/tmp/drat.txt.satsudoku.lock")
 
 
-def certify(puzzle: Puzzle, solution: Grid | None) -> Proof:
+def certify(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None = None) -> Proof:
     """Refute "another grid exists" (or "any grid exists") with CP-SAT DRAT, checked by us.
 
     The clause model is classic Sudoku CNF (cell/house at-least-one, pairwise at-most-one,
     givens as units, plus the blocking clause of `solution`); CP-SAT solves it with presolve
     off, linearization and symmetry level 0 and one worker, the only setting in which it emits
     DRAT, and `satsudoku.proof.drat` checks that proof against exactly these clauses.
+    A search cut short by `deadline` (a perf_counter time) or Ctrl-C proves nothing: the
+    proof then says why it `stopped`. A refutation that fails raises BackendBugError, since
+    the verdict it was to certify is then in doubt.
     """
     from satsudoku.proof.drat import check_drat, parse_drat
 
@@ -162,24 +266,41 @@ def certify(puzzle: Puzzle, solution: Grid | None) -> Proof:
     literals = [model.new_bool_var(f"v{k}") for k in range(1, puzzle.size**3 + 1)]
     for clause in clauses:
         model.add_bool_or([literals[v - 1] if v > 0 else ~literals[-v - 1] for v in clause])
-    solver = cp_model.CpSolver()
+    solver = _new_solver()
     params = solver.parameters
     params.num_workers = 1
     params.cp_model_presolve = False
     params.linearization_level = 0
     params.symmetry_level = 0
     params.output_drat_proof = True
+    search = _Search(solver, deadline)
     with open(_DRAT_LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         DRAT_PATH.unlink(missing_ok=True)
-        status = solver.solve(model)
+        status = search.run(model)
         text = DRAT_PATH.read_text() if DRAT_PATH.exists() else ""
-    details: dict[str, object] = {"clauses": len(clauses), "variables": puzzle.size**3}
+    if status == cp_model.UNKNOWN:
+        reason = search.stop_reason()
+        return Proof("none", {"certification": reason, "stopped": reason, "complete": False})
     if status != cp_model.INFEASIBLE:
-        raise BackendBugError(f"certification solve found {solver.status_name(status)}")
+        raise BackendBugError(
+            f"certification failed: CP-SAT called the clause model {solver.status_name(status)}"
+            " where the search had found it exhausted"
+        )
     verdict = check_drat(clauses, parse_drat(text))
-    details.update(certified=verdict.ok, check=verdict.message, lemmas=verdict.lemmas)
-    return Proof("cp-drat" if verdict.ok else "cp-exhausted", {**details, "complete": True})
+    if not verdict.ok:
+        raise BackendBugError(
+            f"certification failed: CP-SAT's DRAT proof is rejected: {verdict.message}"
+        )
+    details = {
+        "clauses": len(clauses),
+        "variables": puzzle.size**3,
+        "certified": True,
+        "check": verdict.message,
+        "lemmas": verdict.lemmas,
+        "complete": True,
+    }
+    return Proof("cp-drat", details)
 
 
 def _clauses(puzzle: Puzzle, solution: Grid | None) -> list[list[int]]:
