@@ -151,3 +151,14 @@ def test_backend_all_agrees_and_cpsat_certifies(
     assert main(["solve", write(tmp_path, EASY), *certified]) == 0
     proof = json.loads(capsys.readouterr().out)["proof"]
     assert proof["method"] == "cp-drat" and proof["certified"] is True
+
+
+def test_an_option_the_backend_does_not_take_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, EASY)
+    assert main(["solve", path, "--backend", "sat", "--max-nodes", "10"]) == 2
+    assert main(["count", path, "--backend", "bitmask", "--presolve"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-nodes does not apply to --backend sat" in err
+    assert "--presolve does not apply to --backend bitmask" in err

@@ -10,8 +10,8 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from satsudoku.backends import Backend, backend_names, get_backend
-from satsudoku.errors import PuzzleError, SatsudokuError
+from satsudoku.backends import Backend, available, backend_names, get_backend
+from satsudoku.errors import SatsudokuError
 from satsudoku.io import FORMATS, format_board, format_grid, format_line, iter_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
@@ -115,6 +115,12 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
         "--workers", type=positive_int, metavar="N", help="cpsat: search workers (default: 1)"
     )
     tuning.add_argument(
+        "--presolve",
+        action="store_const",
+        const=True,
+        help="cpsat: run CP-SAT's presolve (default: off, fastest measured for both models)",
+    )
+    tuning.add_argument(
         "--certified",
         action="store_const",
         const=True,
@@ -123,24 +129,35 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
     )
 
 
+TUNING = ("max_nodes", "encoding", "solver", "amo", "model", "workers", "certified", "presolve")
+
+
 def backend_from_args(args: argparse.Namespace) -> Backend:
-    """Instantiate the chosen backend with the options it accepts; reject the others."""
+    """Instantiate the chosen backend with its tuning options; one it does not take is a
+    usage error (exit 2). With 'all', each backend gets the options it takes."""
+    given = {name: getattr(args, name) for name in TUNING if getattr(args, name, None) is not None}
     if args.backend == "all":
         from satsudoku.crosscheck import CrossCheckBackend  # imports every solver: only now
 
-        return CrossCheckBackend()
-    backend = get_backend(args.backend)
-    accepted = inspect.signature(type(backend).__init__).parameters
-    options: dict[str, Any] = {}
-    for name in ("max_nodes", "encoding", "solver", "amo", "workers", "model", "certified"):
-        value = getattr(args, name, None)
-        if value is None:
-            continue
-        if name not in accepted:
-            flag = "--" + name.replace("_", "-")
-            raise PuzzleError(f"{flag} does not apply to --backend {args.backend}")
-        options[name] = value
-    return get_backend(args.backend, **options) if options else backend
+        names = available()
+        options = {name: _options_for(name, given) for name in names}
+        if unused := set(given) - {option for chosen in options.values() for option in chosen}:
+            raise SatsudokuError(f"{_flags(unused)}: no available backend takes it")
+        return CrossCheckBackend(names, options=options)
+    options = _options_for(args.backend, given)
+    if unused := set(given) - set(options):
+        raise SatsudokuError(f"{_flags(unused)} does not apply to --backend {args.backend}")
+    return get_backend(args.backend, **options)
+
+
+def _options_for(name: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The options in `given` that backend `name`'s constructor takes."""
+    accepted = inspect.signature(type(get_backend(name)).__init__).parameters
+    return {option: value for option, value in given.items() if option in accepted}
+
+
+def _flags(options: set[str]) -> str:
+    return ", ".join("--" + option.replace("_", "-") for option in sorted(options))
 
 
 def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
