@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import signal
 import subprocess
@@ -21,6 +22,7 @@ from satsudoku.backends import cpsat as cpsat_backend
 from satsudoku.backends import get_backend
 from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.backends.cpsat import CpSatBackend, certify
+from satsudoku.cli import main
 from satsudoku.constraints import Allowed, Constraint, Less, Table
 from satsudoku.encoders.cpsat import MODEL_NAMES, build, model_text
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -339,3 +341,25 @@ def test_a_search_stopped_with_time_left_is_a_bug_not_a_timeout(endless: list[st
     threading.Timer(1.0, lambda: backend._solver.stop_search()).start()
     with pytest.raises(BackendBugError, match="neither interrupted nor out of time"):
         backend.solve(puzzle, timeout=60)
+
+
+def test_encode_exports_the_model_solve_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(HARD)
+    assert main(["encode", str(path), "--backend", "cpsat"]) == 0
+    default = CpSatBackend().kind.value
+    assert default == "boolean"
+    assert capsys.readouterr().out.rstrip("\n") == model_text(puzzle_from_line(HARD), default)
+
+
+def test_presolve_is_switchable_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(HARD)
+    for extra, presolve in (([], False), (["--presolve"], True)):
+        assert main(["solve", str(path), "--backend", "cpsat", "--json", *extra]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["status"] == "unique" and record["stats"]["presolve"] is presolve

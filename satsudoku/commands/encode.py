@@ -49,9 +49,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--model",
-        default="integer",
-        choices=("integer", "boolean"),
-        help="with --backend cpsat: integer cells with AllDifferent (default) or one-hot Booleans",
+        default="boolean",
+        choices=("boolean", "integer"),
+        help="with --backend cpsat: one-hot Booleans (default: the model `solve` runs) or "
+        "integer cells with AllDifferent",
     )
     parser.add_argument(
         "--index",
