@@ -64,6 +64,40 @@ def test_timeout_really_stops(solver: str) -> None:
     assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
 
 
+def test_interruptible_solvers_are_not_slowed_by_a_timeout() -> None:
+    """MapleChrono ran 5-7x slower in conflict-budget slices (restarts at every slice); with
+    a timer interrupt a timed solve is the very same search as an untimed one."""
+    line = (BUNDLED / "tdoku-test-puzzles.labeled.txt").read_text().splitlines()[10]
+    puzzle = puzzle_from_line(line.split(":")[0], NINE)
+    backend = SatBackend(encoding="extended", solver="maplechrono")
+    free = backend.solve(puzzle)
+    timed = SatBackend(encoding="extended", solver="maplechrono").solve(puzzle, timeout=60)
+    assert timed.status is free.status and timed.solutions == free.solutions
+    assert timed.stats["conflicts"] == free.stats["conflicts"]  # the same search, not slices
+
+
+@pytest.mark.parametrize("solver", ["maplechrono", "minisat22"])
+def test_interrupted_solvers_stop_at_the_deadline(solver: str) -> None:
+    puzzle = Puzzle.empty(Shape(4, 4), [_Pigeons()])
+    result = SatBackend(encoding="minimal", solver=solver).solve(puzzle, timeout=0.3)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert result.time_s < 1.5
+
+
+def test_every_pysat_spelling_of_a_solver_is_accepted() -> None:
+    assert sat.parse_solver("g4") == "glucose4" and sat.parse_solver("cd19") == "cadical195"
+    assert sat.parse_solver("mgh") == "minisatgh" == sat.parse_solver("minisatgh")
+    result = SatBackend(solver="minisatgh").solve(_puzzles("top1465.txt", 1)[0])
+    assert result.status is Status.UNIQUE and result.proof is not None
+    assert result.proof.details["solver"] == "minisatgh"
+
+
+def test_kissat_reports_no_counters_rather_than_zeros() -> None:
+    result = SatBackend(solver="kissat404").solve(_puzzles("top1465.txt", 1)[0])
+    assert result.status is Status.UNIQUE
+    assert "conflicts" not in result.stats and "decisions" not in result.stats
+
+
 def test_timeout_during_enumeration_keeps_what_was_found() -> None:
     start = time.perf_counter()
     result = SatBackend().solve(Puzzle.empty(NINE), limit=10**9, timeout=0.3)

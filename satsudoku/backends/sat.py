@@ -7,13 +7,14 @@ clause behind a fresh selector literal, retired afterwards; the solver is rebuil
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from pysat.solvers import Solver, SolverNames
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -31,13 +32,22 @@ from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule
 
 DEFAULT_SOLVER = "cadical195"
-SOLVERS = tuple(
-    sorted(name for name in vars(SolverNames) if not name.startswith("_") and name != "cryptosat")
-)
+# pysat's solver names: each SolverNames entry lists the spellings Solver(name=...) accepts
+# (its key is not always one of them: "minisatgh" is spelled "mgh"). satsudoku reports keys.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    key: tuple(names)
+    for key, names in vars(SolverNames).items()
+    if not key.startswith("_") and key != "cryptosat"  # needs pycryptosat, not a dependency
+}
+SOLVERS = tuple(sorted(_SPELLINGS))
+_CANONICAL = {alias: key for key, names in _SPELLINGS.items() for alias in (key, *names)}
 # Kissat in pysat is not incremental and ignores assumptions (only a warning): one-shot only.
 NON_INCREMENTAL = frozenset({"kissat404"})
 # Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
+# CaDiCaL has no interrupt(): deadlines become conflict budgets. The others are interrupted
+# by a timer, which costs nothing while they run (budget slices slowed MapleChrono 5-7x).
+_BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 REBUILD_EVERY = 500  # puzzles per incremental solver: retired selectors lengthen every model
 _FIRST_BUDGET = 100  # conflicts in the first slice when a deadline is set
 _SLICE_S = 0.05  # later slices are sized from the measured conflict rate to last about this
@@ -58,10 +68,18 @@ Stats = dict[str, int | float | str]
 
 
 def parse_solver(name: str) -> str:
-    """A pysat solver name, checked; a PuzzleError naming the choices otherwise."""
-    if name not in SOLVERS:
+    """The solver a pysat name or alias means (e.g. g4 → glucose4); a PuzzleError otherwise."""
+    if name not in _CANONICAL:
         raise PuzzleError(f"unknown SAT solver {name!r}; choose from {', '.join(SOLVERS)}")
-    return name
+    return _CANONICAL[name]
+
+
+def new_solver(name: str, **options: Any) -> Any:
+    """A pysat Solver for a satsudoku solver name; a PuzzleError if pysat cannot build it."""
+    try:
+        return Solver(name=_SPELLINGS[name][0], **options)
+    except NoSuchSolverError as exc:
+        raise PuzzleError(f"SAT solver {name!r} is not available here: {exc}") from None
 
 
 class _Run:
@@ -86,6 +104,8 @@ class _Run:
             raise PuzzleError(
                 f"solver {self.name} cannot stop early; drop --timeout or pick another"
             )
+        if self.name not in _BUDGETED:
+            return self._solve_interrupted(assumptions, deadline)
         budget = _FIRST_BUDGET
         while True:
             started = time.perf_counter()
@@ -99,12 +119,29 @@ class _Run:
             rate = budget / max(time.perf_counter() - started, 1e-6)  # conflicts per second
             budget = max(1, int(rate * min(_SLICE_S, left / 2)))
 
+    def _solve_interrupted(self, assumptions: list[int], deadline: float) -> bool | None:
+        """One solve that a timer interrupts at `deadline` (pysat releases the GIL for it)."""
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        timer = threading.Timer(left, self.solver.interrupt)
+        timer.start()
+        try:
+            result: bool | None = self.solver.solve_limited(
+                assumptions=assumptions, expect_interrupt=True
+            )
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()  # a timer that fired after the answer is harmless
+        return result
+
 
 def _counters(solver: Any) -> dict[str, int]:
+    """Conflicts, decisions and propagations so far; empty when the solver does not say."""
     try:
         stats = solver.accum_stats() or {}
-    except NotImplementedError:  # Kissat exposes no statistics in pysat
-        stats = {}
+    except NotImplementedError:  # Kissat exposes no statistics in pysat: report none, not 0
+        return {}
     return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
 
 
@@ -145,7 +182,7 @@ class _Session:
     def _start(self) -> None:
         if self.solver is not None:
             self.solver.delete()
-        self.solver = Solver(name=self.solver_name)
+        self.solver = new_solver(self.solver_name)
         if self.up_proof:
             self.solver.configure(UP_PROOF[self.solver_name])  # before any clause
         self.solver.append_formula(self.formula.clauses)
@@ -333,14 +370,14 @@ class SatBackend:
         """A fresh solver for this formula; blocking clauses are added for good."""
         solutions: list[Grid] = []
         clauses = list(formula.clauses)
-        totals = {"conflicts": 0, "decisions": 0, "propagations": 0}
+        totals: dict[str, int] = {}
         exhausted = stopped = False
         incremental = self.solver not in NON_INCREMENTAL
         solver: Any = None
         try:
             while True:
                 if solver is None:
-                    solver = Solver(name=self.solver, bootstrap_with=clauses)
+                    solver = new_solver(self.solver, bootstrap_with=clauses)
                 answer = _Run(solver, self.solver).solve([], deadline)
                 if answer is None:
                     stopped = True
@@ -356,11 +393,11 @@ class SatBackend:
                 else:
                     clauses.append(block)
                     for key, value in _counters(solver).items():
-                        totals[key] += value
+                        totals[key] = totals.get(key, 0) + value
                     solver.delete()
                     solver = None
             for key, value in _counters(solver).items():
-                totals[key] += value
+                totals[key] = totals.get(key, 0) + value
         finally:
             if solver is not None:
                 solver.delete()

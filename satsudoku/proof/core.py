@@ -6,9 +6,7 @@ over them is then shrunk by deletion until dropping any one given makes the rest
 
 from __future__ import annotations
 
-from pysat.solvers import Solver
-
-from satsudoku.backends.sat import NON_INCREMENTAL
+from satsudoku.backends.sat import NON_INCREMENTAL, new_solver
 from satsudoku.encoders.cnf import Encoding, encode_rules
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell
@@ -29,7 +27,7 @@ def minimal_conflict(
     n = puzzle.size
     formula = encode_rules(puzzle.shape, puzzle.constraints(), encoding)
     givens = [i * n + d for i, d in enumerate(puzzle.givens.values) if d]
-    with Solver(name=solver, bootstrap_with=formula.clauses) as sat:
+    with new_solver(solver, bootstrap_with=formula.clauses) as sat:
         if sat.solve(assumptions=givens):
             return None
         core = _in_order(givens, sat.get_core() or [])
