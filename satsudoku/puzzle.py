@@ -11,6 +11,11 @@ from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.rules import Rule
 from satsudoku.symbols import Alphabet
 
+# How a puzzle can be written (FORMATS.md §1), each answered in kind (§3): "line" (81 symbols on
+# one line), "rows" (`009008040` per row), "spaced-rows" (judge rows `8 0 0 …`, `12 0 3 …`),
+# "grid" (box borders), "leetcode" (a JSON board) and "document" (answered as a grid).
+LAYOUTS = ("line", "rows", "spaced-rows", "grid", "leetcode", "document")
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -21,7 +26,7 @@ class Puzzle:
     rules: tuple[Rule, ...] = ()
     title: str | None = None
     alphabet: Alphabet | None = None  # symbols of the input; None = the default for the size
-    layout: str = "line"  # "line", "grid", "leetcode" or "document": how answers are printed
+    layout: str = "line"  # how the input was written, so answers come back alike: one of LAYOUTS
     solution: Grid | None = None  # a known answer carried by the input (documents, datasets)
     origin: str | None = field(default=None, compare=False)  # "file:line", for messages
 

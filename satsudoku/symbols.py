@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from satsudoku.errors import PuzzleError
+
 DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0-_*"
@@ -17,6 +19,7 @@ class Alphabet:
     symbols: str
     blanks: str = BLANKS
     name: str = "custom"
+    numbers: int = 0  # > 0: digits are written as the decimal numbers 1..numbers (`12 0 3 …`)
 
     @classmethod
     def default(cls, size: int) -> Alphabet:
@@ -30,7 +33,23 @@ class Alphabet:
 
     @classmethod
     def custom(cls, symbols: str) -> Alphabet:
+        """The alphabet of `--symbols`; blanks are only `.` so that `0` can be a digit."""
+        check_symbols(symbols)
         return cls(symbols, ".", "custom")
+
+    @classmethod
+    def numeric(cls, size: int) -> Alphabet:
+        """Digits as decimal numbers, as judges print 16×16 grids (`12 0 3 …`)."""
+        return cls("", BLANKS, "numeric", size)
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.numbers > 0
+
+    @property
+    def blank(self) -> str:
+        """The blank writers use: `0` between numbers, as judges write them, else `.`."""
+        return "0" if self.is_numeric else "."
 
     @property
     def case_insensitive(self) -> bool:
@@ -43,13 +62,19 @@ class Alphabet:
 
     def table(self) -> dict[str, int]:
         """Symbol → digit (0 for blanks), built once per alphabet: parsing is per character."""
+        if self.is_numeric:
+            return _numeric_table(self.numbers, self.blanks)
         return _decode_table(self.symbols, self.blanks, self.case_insensitive)
 
     def symbol(self, digit: int, blank: str = ".") -> str:
-        return self.symbols[digit - 1] if digit else blank
+        if not digit:
+            return blank
+        return str(digit) if self.is_numeric else self.symbols[digit - 1]
 
     def describe(self) -> str:
         """Short range form for error messages, e.g. '1-9A-G' or 'A-P'."""
+        if self.is_numeric:
+            return f"the numbers 1-{self.numbers}"
         runs: list[str] = []
         start = prev = self.symbols[0] if self.symbols else ""
         for ch in self.symbols[1:] + "\0":
@@ -61,7 +86,28 @@ class Alphabet:
         return "".join(runs)
 
     def fits(self, size: int) -> bool:
-        return len(self.symbols) >= size
+        return (self.numbers or len(self.symbols)) >= size
+
+
+def check_symbols(symbols: str) -> str:
+    """Return `symbols` if it can be an alphabet: one symbol per digit, none twice, no spaces."""
+    if not symbols:
+        raise PuzzleError("symbols: give at least one, e.g. 0123456789ABCDEF")
+    for index, symbol in enumerate(symbols):
+        if symbol.isspace():
+            raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is whitespace")
+        if symbol in symbols[:index]:
+            raise PuzzleError(
+                f"symbols {symbols!r}: {symbol!r} appears twice, so two digits would look alike"
+            )
+    return symbols
+
+
+@lru_cache(maxsize=64)
+def _numeric_table(numbers: int, blanks: str) -> dict[str, int]:
+    table = {blank: 0 for blank in blanks}
+    table.update((str(digit), digit) for digit in range(1, numbers + 1))
+    return table
 
 
 @lru_cache(maxsize=128)

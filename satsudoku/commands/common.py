@@ -11,11 +11,12 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, available, backend_names, get_backend
-from satsudoku.errors import SatsudokuError
-from satsudoku.io import FORMATS, format_board, format_grid, format_line, iter_puzzles
+from satsudoku.errors import PuzzleError, SatsudokuError
+from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 from satsudoku.rules import load_plugin
+from satsudoku.symbols import check_symbols
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +48,7 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--symbols",
+        type=symbols_argument,
         metavar="ALPHABET",
         help="digits 1..n written as these symbols, e.g. 0123456789ABCDEF (blanks are then '.')",
     )
@@ -190,7 +192,7 @@ def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
 
 
 def render_text(index: int, puzzle: Puzzle, result: Result) -> str:
-    """The answer in the input's own layout, with the verdict."""
+    """The answer in the input's own layout (FORMATS.md §3), with the verdict."""
     grid = result.solution
     status = result.status.value
     if puzzle.layout == "line":
@@ -201,9 +203,8 @@ def render_text(index: int, puzzle: Puzzle, result: Result) -> str:
     header += f": {status} [{result.backend}, {_stats_text(result)}]"
     if grid is None:
         return header
-    if puzzle.layout == "leetcode":
-        return f"{header}\n{format_board(grid, puzzle.symbols)}"
-    return f"{header}\n{format_grid(grid, puzzle.shape, puzzle.symbols)}\n"
+    body = format_as_read(grid, puzzle)
+    return f"{header}\n{body}" if puzzle.layout == "leetcode" else f"{header}\n{body}\n"
 
 
 def _stats_text(result: Result) -> str:
@@ -259,6 +260,14 @@ def plugin_argument(name: str) -> str:
     except SatsudokuError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return name
+
+
+def symbols_argument(text: str) -> str:
+    """Refuse an alphabet with a repeated or whitespace symbol as a usage error, up front."""
+    try:
+        return check_symbols(text)
+    except PuzzleError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
 
 
 def parse_box(text: str) -> tuple[int, int]:

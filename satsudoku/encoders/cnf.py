@@ -55,6 +55,7 @@ class AtMostOne(Enum):
     BITWISE = "bitwise"  # Frisch et al.: log2(k) auxiliaries
     SORTNETWRK = "sortnetwrk"
     CARDNETWRK = "cardnetwrk"
+    NATIVE = "native"  # the solver's own cardinality constraint (minicard, gluecard): no clauses
 
 
 def parse_encoding(name: str | Encoding) -> Encoding:
@@ -110,6 +111,7 @@ class CnfFormula:
     num_vars: int
     fixed: dict[int, int] = field(default_factory=dict)  # flat cell -> digit settled by encoding
     candidates: tuple[tuple[int, ...], ...] = ()  # flat cell -> digits that have a variable
+    atmost: list[Clause] = field(default_factory=list)  # AtMostOne.NATIVE: at most one holds
 
     def used_vars(self) -> int:
         """How many distinct variables the clauses mention (the reduced encoding drops many)."""
@@ -160,6 +162,7 @@ class _Builder:
         self.domains = domains
         self.pool = IDPool(start_from=self.n**3 + 1)
         self.clauses: list[Clause] = []
+        self.atmost: list[Clause] = []  # native at-most-one constraints (AtMostOne.NATIVE)
         self._fresh = 0
 
     def var(self, cell: Cell, digit: int) -> int:
@@ -173,6 +176,9 @@ class _Builder:
             return
         if self.amo is AtMostOne.PAIRWISE:
             self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+            return
+        if self.amo is AtMostOne.NATIVE:
+            self.atmost.append(list(lits))
             return
         encoded = CardEnc.atmost(
             lits, bound=1, vpool=self.pool, encoding=getattr(EncType, self.amo.value)
@@ -249,9 +255,11 @@ def encode_rules(
         for index, digit in enumerate(givens.values):
             if digit:
                 builder.clauses.append([index * n + digit])
-    return CnfFormula(
+    formula = CnfFormula(
         shape, encoding, amo, builder.clauses, builder.num_vars, fixed, tuple(domains)
     )
+    formula.atmost = builder.atmost
+    return formula
 
 
 def encode_puzzle(
@@ -533,6 +541,8 @@ def _differ(builder: _Builder, a: Cell, b: Cell, fixed: dict[int, int]) -> None:
 
 def dimacs(formula: CnfFormula, comments: Sequence[str] = ()) -> str:
     """The formula in DIMACS CNF, with `c` comment lines first."""
+    if formula.atmost:
+        raise PuzzleError("native at-most-one constraints have no DIMACS form; pick another --amo")
     lines = [f"c {text}".rstrip() for comment in comments for text in comment.splitlines()]
     lines.append(f"p cnf {formula.num_vars} {len(formula.clauses)}")
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in formula.clauses)

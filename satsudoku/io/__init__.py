@@ -15,7 +15,14 @@ from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
-from satsudoku.io.writers import format_document, format_grid, format_line, puzzle_document
+from satsudoku.io.writers import (
+    format_as_read,
+    format_document,
+    format_grid,
+    format_line,
+    format_rows,
+    puzzle_document,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 
@@ -24,10 +31,12 @@ FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", "fpuzzles", *DATA
 __all__ = [
     "FORMATS",
     "ReadOptions",
+    "format_as_read",
     "format_board",
     "format_document",
     "format_grid",
     "format_line",
+    "format_rows",
     "iter_puzzles",
     "parse_line",
     "puzzle_document",
@@ -133,14 +142,14 @@ def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterat
         elif not first and not head:
             raise PuzzleError(f"{options.source or '<input>'}: empty input, no puzzle found")
     if fmt in ("leetcode", "json", "toml"):
-        text = "".join(head) + "".join(iterator)
-        yield from _structured(text, fmt, options)
-        return
+        puzzles = _structured("".join(head) + "".join(iterator), fmt, options)
+    else:
+        puzzles = iter_text_puzzles(_chain(head, iterator), options, fmt)
     count = 0
-    for puzzle in iter_text_puzzles(_chain(head, iterator), options, fmt):
+    for puzzle in puzzles:
         count += 1
         yield puzzle
-    if count == 0:
+    if count == 0:  # `[]`, `{"puzzles": []}` and comment-only text alike
         raise PuzzleError(f"{options.source or '<input>'}: no puzzle found")
 
 
@@ -167,7 +176,7 @@ def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     if is_fpuzzles_document(value):
         yield from iter_fpuzzles(text, options)
     elif isinstance(value, list):
-        yield from puzzles_from_json_list(value, options)
+        yield from puzzles_from_json_list(value, options, text)
     elif isinstance(value, dict) and isinstance(value.get("puzzles"), list):
         for doc in value["puzzles"]:
             yield puzzle_from_document(doc, options)

@@ -9,12 +9,12 @@ from collections.abc import Iterable, Iterator
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
-from satsudoku.io.text import ReadOptions, make_shape
+from satsudoku.io.text import ReadOptions, is_number, make_shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules.sums import Cage, Killer
 
 DATASET_FORMATS = ("killer", "jigsaw")
-_SUMS = re.compile(r"\d+(,\d+)*")
+_SUMS = re.compile(r"[0-9]+(,[0-9]+)*")  # ASCII: '\d' would take '١' and '²' too
 
 
 def looks_like_killer(line: str) -> bool:
@@ -35,7 +35,7 @@ def looks_like_killer(line: str) -> bool:
         and n * n == len(labels)
         and any(ch.isalpha() for ch in labels)
         and len(cages) == fields[1].count(",") + 1  # one total per cage
-        and (solution == "-" or (len(solution) == n * n and solution.isdigit()))
+        and (solution == "-" or (len(solution) == n * n and is_number(solution)))
     )
 
 
@@ -82,7 +82,7 @@ def _side(length: int, what: str) -> int:
 def _solution(text: str, n: int) -> Grid | None:
     if text == "-":
         return None
-    if len(text) != n * n or not text.isdigit() or "0" in text:
+    if len(text) != n * n or not is_number(text) or any(not 1 <= int(ch) <= n for ch in text):
         raise PuzzleError(f"solution must be {n * n} digits 1..{n} or '-'")
     return Grid(n, tuple(int(ch) for ch in text))
 
@@ -96,10 +96,9 @@ def parse_killer(text: str, options: ReadOptions | None = None) -> Puzzle:
     for index, symbol in enumerate(cages_text):
         if symbol != ".":
             cells.setdefault(symbol, []).append(divmod(index, n))
-    try:
-        totals = [int(t) for t in sums_text.split(",")]
-    except ValueError:
-        raise PuzzleError(f"SUMS must be comma-separated integers, not {sums_text!r}") from None
+    if not _SUMS.fullmatch(sums_text):
+        raise PuzzleError(f"SUMS must be comma-separated integers, not {sums_text!r}")
+    totals = [int(t) for t in sums_text.split(",")]
     if len(totals) != len(cells):
         raise PuzzleError(f"{len(cells)} cages but {len(totals)} sums")
     cages = tuple(
@@ -125,7 +124,7 @@ def parse_jigsaw(text: str, options: ReadOptions | None = None) -> Puzzle:
     for index, ch in enumerate(givens_text):
         if ch in ".0":
             values.append(0)
-        elif ch.isdigit():
+        elif is_number(ch):
             values.append(int(ch))
         else:
             r, c = divmod(index, n)

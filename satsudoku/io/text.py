@@ -1,27 +1,30 @@
 """Plain-text puzzle reading (FORMATS.md §1): lines, grids, judge rows and many puzzles per file.
 
 A file is cut into blocks at blank, comment (`#`) and title (`Grid 01`) lines. A block whose rows
-all have the same width w, with a multiple of w rows, is one or more w×w grids; otherwise every
-line of it must start with a whole puzzle of n² symbols (trailing ratings or notes are ignored).
+all have the same width w, with a multiple of w rows, is one or more w×w grids, unless each of its
+lines is also a whole n×n puzzle (w = n²): then it holds one puzzle per line. Other blocks must be
+line puzzles, each line starting with n² symbols (trailing ratings or notes are ignored).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import MAX_SIZE, Grid, Shape, regular_shape
+from satsudoku.grid import MAX_SIZE, Grid, Shape, default_box, regular_shape
 from satsudoku.puzzle import Puzzle
-from satsudoku.symbols import Alphabet
+from satsudoku.symbols import Alphabet, check_symbols
 
 # "Grid 01", "Puzzle 3:", "Sudoku #12": titles between grids (Project Euler 96 style).
 _TITLE_RE = re.compile(r"^(grid|puzzle|sudoku|game|problem|case|test)(\s+\S.*|\s*#\d+:?)?$", re.I)
 _BORDER_CHARS = set("-+=| \t")
 _TRAILER_SEPARATORS = ":;,#"
 _DECIMAL_DIGITS = set("123456789")
+_NUMBER_RE = re.compile(r"[0-9]+")  # ASCII only: '²' and '١' pass str.isdigit() but are no digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,21 +52,27 @@ def valid_line_length(length: int) -> bool:
     return n * n == length and 4 <= n <= MAX_SIZE
 
 
+def is_number(text: str) -> bool:
+    """True for ASCII decimal digits only: the numbers judges write (`12`, `0`)."""
+    return _NUMBER_RE.fullmatch(text) is not None
+
+
 def iter_text_puzzles(
     lines: Iterable[str], options: ReadOptions, layout: str = "auto"
 ) -> Iterator[Puzzle]:
     """Yield every puzzle in `lines`, streaming (a 49k-line file is never held whole).
 
     `layout` is "auto", or "line"/"grid" to settle the one ambiguity of auto-detection: a
-    block of 16k lines of 16 symbols reads as 16×16 grids unless told they are 4×4 lines.
+    block of 16k lines that are each a 4×4 puzzle (36k 6×6, 64k 8×8) reads as one puzzle per
+    line unless told they are 16×16 (36×36, 64×64) grids.
     """
     block: list[tuple[int, str]] = []
     for lineno, raw in enumerate(lines, 1):
         line = raw.rstrip("\r\n")
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or _TITLE_RE.match(stripped):
-            if not stripped and _is_partial_grid(block):
-                continue  # blank lines between box bands: the grid goes on
+            if not stripped and _is_partial_grid(block, options):
+                continue  # a blank line between box bands: the grid goes on
             yield from _block_puzzles(block, options, grid_only=layout == "grid")
             block = []
             continue
@@ -74,7 +83,7 @@ def iter_text_puzzles(
         # A 16-symbol line may be a 4x4 puzzle or the first row of a 16x16 grid: decide later.
         if layout == "auto" and not block:
             token = _line_puzzle_token(line)
-            if token is not None and len(token[0]) > MAX_SIZE:
+            if token is not None and len(token.texts) > MAX_SIZE:
                 yield _line_puzzle(lineno, line, options, token)
                 continue
         block.append((lineno, line))
@@ -109,7 +118,12 @@ def _first_token(line: str) -> str:
     return stripped.split(None, 1)[0] if stripped else ""
 
 
-Token = tuple[Sequence[str], Sequence[int]]  # cell texts and their 1-based columns
+class Token(NamedTuple):
+    """A line puzzle's cells: texts, 1-based columns, and whether whitespace split them."""
+
+    texts: Sequence[str]
+    columns: Sequence[int]
+    spaced: bool = False
 
 
 def _line_puzzle_token(line: str) -> Token | None:
@@ -123,10 +137,10 @@ def _line_puzzle_token(line: str) -> Token | None:
         if cut < 0 or not valid_line_length(cut):
             numeric = _numeric_tokens(line)  # '0 0 3 0 2 …': n² integers on one line
             if numeric is not None and valid_line_length(len(numeric)):
-                return [s.text for s in numeric], [s.column for s in numeric]
+                return Token([s.text for s in numeric], [s.column for s in numeric], spaced=True)
             return None
         token = token[:cut]
-    return token, range(offset + 1, offset + 1 + len(token))
+    return Token(token, range(offset + 1, offset + 1 + len(token)))
 
 
 def _line_puzzle(
@@ -134,9 +148,8 @@ def _line_puzzle(
 ) -> Puzzle:
     token = token or _line_puzzle_token(line)
     assert token is not None  # callers check first
-    texts, columns = token
-    n = math.isqrt(len(texts))
-    return make_puzzle(texts, n, "line", lineno, options, columns)
+    n = math.isqrt(len(token.texts))
+    return make_puzzle(token.texts, n, "line", lineno, options, token.columns, spaced=token.spaced)
 
 
 def _numeric_tokens(line: str) -> list[Symbol] | None:
@@ -144,7 +157,7 @@ def _numeric_tokens(line: str) -> list[Symbol] | None:
     text = line.split("#", 1)[0].replace("|", " ")
     symbols: list[Symbol] = []
     for match in re.finditer(r"\S+", text):
-        if not match.group().isdigit():
+        if not is_number(match.group()):
             return None
         symbols.append(Symbol(match.group(), 0, match.start() + 1))
     return symbols if len(symbols) >= 2 else None
@@ -165,13 +178,27 @@ def _row_symbols(lineno: int, line: str, numeric: bool) -> list[Symbol]:
     ]
 
 
-def _is_partial_grid(block: list[tuple[int, str]]) -> bool:
-    """True for 2..w-1 rows of equal width w: the first bands of a grid, not a whole one."""
+def _is_partial_grid(block: list[tuple[int, str]], options: ReadOptions) -> bool:
+    """True for whole box bands of equal-width rows, fewer than a grid: a gap inside a grid."""
     rows = [line for _, line in block if not _is_border(line)]
-    if len(rows) < 2:
+    if not rows:
         return False
     widths = {len(_numeric_tokens(line) or _row_symbols(0, line, False)) for line in rows}
-    return len(widths) == 1 and len(rows) < widths.pop()
+    if len(widths) != 1:
+        return False
+    width = widths.pop()
+    band = _band_height(width, options)
+    return band is not None and len(rows) < width and len(rows) % band == 0
+
+
+def _band_height(width: int, options: ReadOptions) -> int | None:
+    """Rows per box band of a width×width grid (forced or inferred box); None if it has none."""
+    if options.box is not None and options.box[0] * options.box[1] == width:
+        return options.box[0]
+    try:
+        return default_box(width)[0]
+    except PuzzleError:
+        return None
 
 
 def _is_border(line: str) -> bool:
@@ -180,44 +207,132 @@ def _is_border(line: str) -> bool:
     return bool(stripped) and set(stripped) <= _BORDER_CHARS and bool(set(stripped) & set("+="))
 
 
-def _block_puzzles(
-    block: list[tuple[int, str]], options: ReadOptions, *, grid_only: bool = False
-) -> Iterator[Puzzle]:
-    if not block:
-        return
+@dataclass(frozen=True)
+class _GridRows:
+    """A block's grid rows, their cells, and how they were written (the puzzle's layout)."""
+
+    rows: list[tuple[int, str]]
+    cells: list[list[Symbol]]
+    layout: str  # "grid" (box borders or `|`), "spaced-rows" or "rows"
+    spaced: bool  # the cells are whitespace-separated tokens, so they may be numbers
+
+    @property
+    def width(self) -> int:
+        return len(self.cells[0])
+
+    def cut_into_grids(self) -> bool:
+        """True when the rows make whole width×width grids."""
+        width = self.width
+        return (
+            all(len(row) == width for row in self.cells)
+            and 1 <= width <= MAX_SIZE
+            and len(self.rows) % width == 0
+        )
+
+    def puzzles(self, options: ReadOptions) -> Iterator[Puzzle]:
+        width = self.width
+        for start in range(0, len(self.rows), width):
+            symbols = [s for row in self.cells[start : start + width] for s in row]
+            yield make_puzzle(
+                [s.text for s in symbols],
+                width,
+                self.layout,
+                self.rows[start][0],
+                options,
+                [s.column for s in symbols],
+                [s.line for s in symbols],
+                spaced=self.spaced,
+            )
+
+
+def _grid_rows(block: list[tuple[int, str]]) -> _GridRows | None:
+    """The block read as grid rows, decorations dropped; None if nothing is left."""
     rows = [(lineno, line) for lineno, line in block if not _is_border(line)]
     # Dash-only lines are borders unless they are rows of blanks of the right width.
     widths = [len(_row_symbols(lineno, line, False)) for lineno, line in rows]
     plain = [w for (_, line), w in zip(rows, widths, strict=True) if set(line.strip()) - {"-", " "}]
     usual = max(set(plain), key=plain.count) if plain else 0
-    rows = [
+    kept = [
         row
         for row, w in zip(rows, widths, strict=True)
         if set(row[1].strip()) - {"-", " "} or w == usual
     ]
-    if not rows:
-        return
-    numeric = all(_numeric_tokens(line) is not None for _, line in rows) and any(
-        len(s.text) > 1 for _, line in rows for s in (_numeric_tokens(line) or [])
+    if not kept:
+        return None
+    numeric = all(_numeric_tokens(line) is not None for _, line in kept) and any(
+        len(s.text) > 1 for _, line in kept for s in (_numeric_tokens(line) or [])
     )
-    cells = [_row_symbols(lineno, line, numeric) for lineno, line in rows]
-    if not numeric and all(len(_numeric_tokens(line) or []) == len(rows) for _, line in rows):
-        cells = [_row_symbols(lineno, line, True) for lineno, line in rows]
-    width = len(cells[0])
-    if all(len(c) == width for c in cells) and 1 <= width <= MAX_SIZE and len(rows) % width == 0:
-        for start in range(0, len(rows), width):
-            chunk = cells[start : start + width]
-            symbols = [s for row in chunk for s in row]
-            texts = [s.text for s in symbols]
-            lines = [s.line for s in symbols]
-            columns = [s.column for s in symbols]
-            yield make_puzzle(texts, width, "grid", rows[start][0], options, columns, lines)
+    cells = [_row_symbols(lineno, line, numeric) for lineno, line in kept]
+    spaced = numeric
+    if not numeric and all(len(_numeric_tokens(line) or []) == len(kept) for _, line in kept):
+        cells = [_row_symbols(lineno, line, True) for lineno, line in kept]
+        spaced = True
+    decorated = len(kept) < len(block) or any("|" in line or "+" in line for _, line in kept)
+    if decorated:
+        layout = "grid"
+    elif spaced or any(len(line.split()) > 1 for _, line in kept):
+        layout = "spaced-rows"
+    else:
+        layout = "rows"
+    return _GridRows(kept, cells, layout, spaced)
+
+
+def _block_puzzles(
+    block: list[tuple[int, str]], options: ReadOptions, *, grid_only: bool = False
+) -> Iterator[Puzzle]:
+    """The puzzles of one block: whole grids, or one per line when every line is a puzzle."""
+    if not block:
         return
-    if not grid_only and all(_line_puzzle_token(line) is not None for _, line in block):
+    grid = _grid_rows(block)
+    if grid is None:
+        return
+    as_lines = not grid_only and all(_line_puzzle_token(line) is not None for _, line in block)
+    if grid.cut_into_grids():
+        yield from _lines_or_grids(block, grid, options) if as_lines else grid.puzzles(options)
+        return
+    if as_lines:
         for lineno, line in block:
             yield _line_puzzle(lineno, line, options)
         return
-    raise _block_error(rows, cells, options)
+    raise _block_error(grid.rows, grid.cells, options)
+
+
+def _lines_or_grids(
+    block: list[tuple[int, str]], grid: _GridRows, options: ReadOptions
+) -> list[Puzzle]:
+    """Lines that also stack into grids: one puzzle per line, unless a line cannot be one.
+
+    FORMATS.md §1 has one puzzle per line, so the grids win only when some line is no n×n
+    puzzle (a symbol beyond n) and every grid row is a plausible row (no digit twice);
+    otherwise the first bad line is the error, never a silently different puzzle.
+    """
+    try:
+        return [_line_puzzle(lineno, line, options) for lineno, line in block]
+    except PuzzleError as exc:
+        not_a_line = exc
+    try:
+        grids = list(grid.puzzles(options))
+    except PuzzleError:
+        raise not_a_line from None
+    if any(_repeats_in_a_row(puzzle.givens) for puzzle in grids):
+        width = grid.width
+        raise PuzzleError(
+            f"{not_a_line.message} (as {width}x{width} grids these lines would repeat digits "
+            f"in a row; --format grid reads them so)",
+            source=not_a_line.source,
+            line=not_a_line.line,
+            column=not_a_line.column,
+        )
+    return grids
+
+
+def _repeats_in_a_row(givens: Grid) -> bool:
+    """True if some row holds a digit twice: what a grid row never does, a 4x4 line often."""
+    for row in givens.rows():
+        placed = [value for value in row if value]
+        if len(placed) != len(set(placed)):
+            return True
+    return False
 
 
 def _block_error(
@@ -255,6 +370,7 @@ def _block_error(
 def choose_alphabet(texts: Iterable[str], n: int, forced: str | None) -> Alphabet:
     """The alphabet a puzzle is written in: forced, letters-only (A-P), or the default 1-9A-."""
     if forced:
+        check_symbols(forced)
         if len(forced) < n:
             raise PuzzleError(f"--symbols {forced!r} has {len(forced)} symbols, {n} needed")
         return Alphabet.custom(forced[:n])
@@ -264,22 +380,60 @@ def choose_alphabet(texts: Iterable[str], n: int, forced: str | None) -> Alphabe
     return Alphabet.default(n)
 
 
+def _cell_alphabet(texts: Sequence[str], n: int, forced: str | None, spaced: bool) -> Alphabet:
+    """Numbers if a cell has several characters or a wide board is spaced digits, else symbols."""
+    if any(len(text) > 1 for text in texts) or (
+        spaced and forced is None and n > 9 and all(is_number(text) for text in texts)
+    ):
+        return Alphabet.numeric(n)
+    return choose_alphabet(texts, n, forced)
+
+
+Failure = Callable[[int, str], PuzzleError]  # (cell index, message with CELL) -> located error
+
+
+def _decode(texts: Sequence[str], alphabet: Alphabet, n: int, fail: Failure) -> list[int]:
+    """Each cell's digit, token by token, so `10` and `.` can share a board."""
+    table = alphabet.table()
+    try:
+        return [table[text] for text in texts]  # the fast path: every symbol is known
+    except KeyError:
+        pass
+    values: list[int] = []
+    for index, text in enumerate(texts):
+        value = table.get(text)
+        if value is None and alphabet.is_numeric and is_number(text):
+            digits = text.lstrip("0") or "0"  # '01' is 1; int() refuses 5000-digit strings
+            if len(digits) > len(str(n)) or int(digits) > n:
+                shown = digits if len(digits) <= 12 else digits[:9] + "…"
+                raise fail(index, f"digit {shown} at CELL is out of range 1..{n} (0 = blank)")
+            value = int(digits)
+        if value is None:
+            raise fail(
+                index,
+                f"unknown symbol {text!r} at CELL: a {n}x{n} board uses "
+                f"{alphabet.describe()} and blanks {' '.join(alphabet.blanks)}",
+            )
+        values.append(value)
+    return values
+
+
 def make_puzzle(
     texts: Sequence[str],
     n: int,
     layout: str,
-    lineno: int,
+    lineno: int | None,
     options: ReadOptions,
     columns: Sequence[int] | None = None,
     lines: Sequence[int] | None = None,
+    *,
+    spaced: bool = False,
 ) -> Puzzle:
     """Decode cell texts into digits and build the puzzle, naming the place of a bad symbol.
 
-    `columns`/`lines` give each cell's position in the input (for messages only).
+    `columns`/`lines` give each cell's position in the input (for messages only); `spaced`
+    says whitespace separated the texts, so digits-only texts of a wide board are numbers.
     """
-    numeric = any(len(t) > 1 for t in texts) or (
-        layout == "grid" and n > 9 and all(t.isdigit() for t in texts)
-    )
 
     def fail(index: int, message: str) -> PuzzleError:
         r, c = divmod(index, n)
@@ -290,24 +444,9 @@ def make_puzzle(
             column=columns[index] if columns else None,
         )
 
-    if numeric:
-        values = [int(t) for t in texts]
-        for index, value in enumerate(values):
-            if value > n:
-                raise fail(index, f"digit {value} at CELL is out of range 1..{n} (0 = blank)")
-        alphabet = None
-    else:
-        alphabet = choose_alphabet(texts, n, options.symbols)
-        table = alphabet.table()
-        try:
-            values = [table[t] for t in texts]
-        except KeyError:
-            index = next(i for i, t in enumerate(texts) if t not in table)
-            raise fail(
-                index,
-                f"unknown symbol {texts[index]!r} at CELL: a {n}x{n} board uses "
-                f"{alphabet.describe()} and blanks {' '.join(alphabet.blanks)}",
-            ) from None
+    alphabet = _cell_alphabet(texts, n, options.symbols, spaced)
+    values = _decode(texts, alphabet, n, fail)
+    source = options.source or "<input>"
     try:
         if options.shape is not None and options.shape.size == n:
             shape = options.shape
@@ -318,7 +457,7 @@ def make_puzzle(
             Grid(n, tuple(values)),
             alphabet=alphabet,
             layout=layout,
-            origin=f"{options.source or '<input>'}:{lineno}",
+            origin=source if lineno is None else f"{source}:{lineno}",
         )
     except PuzzleError as exc:
         raise exc.at(options.source, lineno) from None

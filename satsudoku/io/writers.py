@@ -1,22 +1,37 @@
-"""Writers: a grid as one line, as a pretty grid with box borders, as a puzzle document."""
+"""Writers: a grid as one line, as rows, as a pretty grid with box borders, as a puzzle document,
+or in the layout its puzzle was read in (FORMATS.md §3)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from satsudoku.grid import Grid, Shape
+from satsudoku.io.leetcode import format_board
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 
 
-def format_line(grid: Grid, alphabet: Alphabet, blank: str = ".") -> str:
-    """Row-major symbols on one line, `.` for empty cells."""
-    return "".join(alphabet.symbol(v, blank) for v in grid.values)
+def format_line(grid: Grid, alphabet: Alphabet, blank: str | None = None) -> str:
+    """Row-major symbols on one line, `.` blank; numbers are space-separated, `0` blank."""
+    blank = blank or alphabet.blank
+    separator = " " if alphabet.is_numeric else ""
+    return separator.join(alphabet.symbol(v, blank) for v in grid.values)
 
 
-def format_grid(grid: Grid, shape: Shape, alphabet: Alphabet, blank: str = ".") -> str:
+def format_rows(
+    grid: Grid, alphabet: Alphabet, separator: str = "", blank: str | None = None
+) -> str:
+    """One row per line without borders: `483921657`, or judge rows `4 8 3 …` / `12 5 3 …`."""
+    blank = blank or alphabet.blank
+    separator = separator or (" " if alphabet.is_numeric else "")  # numbers need a separator
+    return "\n".join(separator.join(alphabet.symbol(v, blank) for v in row) for row in grid.rows())
+
+
+def format_grid(grid: Grid, shape: Shape, alphabet: Alphabet, blank: str | None = None) -> str:
     """Rows of space-separated symbols with `|` and `+` box borders (none for jigsaw shapes)."""
+    blank = blank or alphabet.blank
     n = grid.size
     width = max(len(alphabet.symbol(d)) for d in range(1, n + 1))
     boxed = not shape.is_jigsaw and shape.box_cols < n
@@ -40,6 +55,40 @@ def _rule(shape: Shape, width: int) -> str:
     segments = ["-" * (group + 1)] + ["-" * (group + 2)] * (n // shape.box_cols - 2)
     segments.append("-" * (group + 1))
     return "+".join(segments) if n // shape.box_cols > 1 else "-" * group
+
+
+def _as_line(grid: Grid, puzzle: Puzzle) -> str:
+    return format_line(grid, puzzle.symbols)
+
+
+def _as_rows(grid: Grid, puzzle: Puzzle) -> str:
+    return format_rows(grid, puzzle.symbols)
+
+
+def _as_spaced_rows(grid: Grid, puzzle: Puzzle) -> str:
+    return format_rows(grid, puzzle.symbols, " ")
+
+
+def _as_board(grid: Grid, puzzle: Puzzle) -> str:
+    return format_board(grid, puzzle.symbols)
+
+
+def _as_grid(grid: Grid, puzzle: Puzzle) -> str:
+    return format_grid(grid, puzzle.shape, puzzle.symbols)
+
+
+_LAYOUT_WRITERS: dict[str, Callable[[Grid, Puzzle], str]] = {
+    "line": _as_line,
+    "rows": _as_rows,
+    "spaced-rows": _as_spaced_rows,
+    "leetcode": _as_board,
+    "grid": _as_grid,
+}
+
+
+def format_as_read(grid: Grid, puzzle: Puzzle) -> str:
+    """`grid` in the layout `puzzle` was read in (documents: a pretty grid), so it reads back."""
+    return _LAYOUT_WRITERS.get(puzzle.layout, _as_grid)(grid, puzzle)
 
 
 def puzzle_document(puzzle: Puzzle, solution: Grid | None = None) -> dict[str, Any]:
