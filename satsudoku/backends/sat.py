@@ -3,20 +3,35 @@
 Puzzles that share a shape and rules share one incremental solver: the rules are encoded once,
 each puzzle's givens are assumptions, and the second ("is there another?") call adds the blocking
 clause behind a fresh selector literal, retired afterwards; the solver is rebuilt now and then.
+The reduced encoding instead propagates the givens and solves what is left in a fresh solver
+(`backends.residual`), or, for rules that are not all-different groups, re-encodes each puzzle.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from pysat.solvers import NoSuchSolverError, Solver, SolverNames
-
+from satsudoku.backends.pysat_tools import (
+    DEFAULT_SOLVER,
+    NATIVE_CARDINALITY,
+    NON_INCREMENTAL,
+    SOLVERS,
+    SolverRun,
+    Stats,
+    add_counts,
+    counters,
+    load,
+    new_solver,
+    parse_solver,
+)
+from satsudoku.backends.residual import ResidualSession, groups_of, unit_literals
+from satsudoku.constraints import Allowed, lower
 from satsudoku.encoders.cnf import (
+    NATIVE_KINDS,
     AtMostOne,
     CnfFormula,
     Encoding,
@@ -31,26 +46,9 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule
 
-DEFAULT_SOLVER = "cadical195"
-# pysat's solver names: each SolverNames entry lists the spellings Solver(name=...) accepts
-# (its key is not always one of them: "minisatgh" is spelled "mgh"). satsudoku reports keys.
-_SPELLINGS: dict[str, tuple[str, ...]] = {
-    key: tuple(names)
-    for key, names in vars(SolverNames).items()
-    if not key.startswith("_") and key != "cryptosat"  # needs pycryptosat, not a dependency
-}
-SOLVERS = tuple(sorted(_SPELLINGS))
-_CANONICAL = {alias: key for key, names in _SPELLINGS.items() for alias in (key, *names)}
-# Kissat in pysat is not incremental and ignores assumptions (only a warning): one-shot only.
-NON_INCREMENTAL = frozenset({"kissat404"})
-# Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
-UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
-# CaDiCaL has no interrupt(): deadlines become conflict budgets. The others are interrupted
-# by a timer, which costs nothing while they run (budget slices slowed MapleChrono 5-7x).
-_BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+__all__ = ["DEFAULT_SOLVER", "SOLVERS", "SatBackend", "new_solver", "parse_solver"]
+
 REBUILD_EVERY = 500  # puzzles per incremental solver: retired selectors lengthen every model
-_FIRST_BUDGET = 100  # conflicts in the first slice when a deadline is set
-_SLICE_S = 0.05  # later slices are sized from the measured conflict rate to last about this
 # Solvers whose first call may prove uniqueness by itself: with these options every variable
 # a model sets is an assumption, a counted decision or propagated, so a call with no decision
 # and no conflict found a model that unit propagation implies. CaDiCaL's "lucky" phases decide
@@ -63,92 +61,15 @@ UP_PROOF: dict[str, dict[str, int]] = {
     "cadical153": {"lucky": 0, "elim": 0, "ilb": 0},
     "cadical195": {"lucky": 0, "elim": 0, "ilb": 0},
 }
-
-Stats = dict[str, int | float | str]
-
-
-def parse_solver(name: str) -> str:
-    """The solver a pysat name or alias means (e.g. g4 → glucose4); a PuzzleError otherwise."""
-    if name not in _CANONICAL:
-        raise PuzzleError(f"unknown SAT solver {name!r}; choose from {', '.join(SOLVERS)}")
-    return _CANONICAL[name]
+_RuleKey = tuple[Shape, tuple[Rule, ...]]
 
 
-def new_solver(name: str, **options: Any) -> Any:
-    """A pysat Solver for a satsudoku solver name; a PuzzleError if pysat cannot build it."""
-    try:
-        return Solver(name=_SPELLINGS[name][0], **options)
-    except NoSuchSolverError as exc:
-        raise PuzzleError(f"SAT solver {name!r} is not available here: {exc}") from None
-
-
-class _Run:
-    """One pysat solver plus the statistics and deadline handling shared by both paths."""
-
-    def __init__(self, solver: Any, name: str) -> None:
-        self.solver = solver
-        self.name = name
-
-    def solve(self, assumptions: list[int], deadline: float | None) -> bool | None:
-        """Solve under `assumptions`; None when `deadline` passed first.
-
-        CaDiCaL has no interrupt(), so a deadline becomes conflict-budget slices in a loop
-        (learnt clauses survive between slices), for every solver alike. Conflicts cost from
-        microseconds (9×9) to seconds (formulas of millions of clauses), so each slice is sized
-        from the rate the previous one measured, to end near `_SLICE_S` or the deadline.
-        """
-        if deadline is None:
-            answer: bool = self.solver.solve(assumptions=assumptions)
-            return answer
-        if self.name in UNSTOPPABLE:
-            raise PuzzleError(
-                f"solver {self.name} cannot stop early; drop --timeout or pick another"
-            )
-        if self.name not in _BUDGETED:
-            return self._solve_interrupted(assumptions, deadline)
-        budget = _FIRST_BUDGET
-        while True:
-            started = time.perf_counter()
-            left = deadline - started
-            if left <= 0:
-                return None
-            self.solver.conf_budget(budget)
-            result: bool | None = self.solver.solve_limited(assumptions=assumptions)
-            if result is not None:
-                return result
-            rate = budget / max(time.perf_counter() - started, 1e-6)  # conflicts per second
-            budget = max(1, int(rate * min(_SLICE_S, left / 2)))
-
-    def _solve_interrupted(self, assumptions: list[int], deadline: float) -> bool | None:
-        """One solve that a timer interrupts at `deadline` (pysat releases the GIL for it)."""
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return None
-        timer = threading.Timer(left, self.solver.interrupt)
-        timer.start()
-        try:
-            result: bool | None = self.solver.solve_limited(
-                assumptions=assumptions, expect_interrupt=True
-            )
-        finally:
-            timer.cancel()
-            self.solver.clear_interrupt()  # a timer that fired after the answer is harmless
-        return result
-
-
-def _counters(solver: Any) -> dict[str, int]:
-    """Conflicts, decisions and propagations so far; empty when the solver does not say."""
-    try:
-        stats = solver.accum_stats() or {}
-    except NotImplementedError:  # Kissat exposes no statistics in pysat: report none, not 0
-        return {}
-    return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
+class OutOfTime(Exception):
+    """The deadline passed while the formula was still being loaded."""
 
 
 @lru_cache(maxsize=16)
-def _rules_formula(
-    key: tuple[Shape, tuple[Rule, ...]], encoding: Encoding, amo: AtMostOne
-) -> tuple[CnfFormula, int]:
+def _rules_formula(key: _RuleKey, encoding: Encoding, amo: AtMostOne) -> tuple[CnfFormula, int]:
     """The rules of a shape as CNF (never mutated) and its variable count, shared by every
     session and backend that needs them."""
     shape, rules = key
@@ -166,7 +87,9 @@ class _Session:
     blocking clause decides uniqueness.
     """
 
-    def __init__(self, formula: CnfFormula, used_vars: int, solver_name: str) -> None:
+    def __init__(
+        self, formula: CnfFormula, used_vars: int, solver_name: str, deadline: float | None
+    ) -> None:
         self.formula = formula
         self.solver_name = solver_name
         self.n = n = formula.shape.size
@@ -177,15 +100,16 @@ class _Session:
         self.solver: Any = None
         self.solved = 0
         self.next_var = 0
-        self._start()
+        self._start(deadline)
 
-    def _start(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
+    def _start(self, deadline: float | None) -> None:
+        self.close()
         self.solver = new_solver(self.solver_name)
         if self.up_proof:
             self.solver.configure(UP_PROOF[self.solver_name])  # before any clause
-        self.solver.append_formula(self.formula.clauses)
+        if not load(self.solver, self.formula, deadline):
+            self.close()
+            raise OutOfTime
         self.next_var = self.formula.num_vars + 1
         self.solved = 0
 
@@ -218,8 +142,8 @@ class _Session:
         values = givens.values
         assumptions = [base + d for base, d in zip(self.bases, values, strict=True) if d]
         open_cells = [not d for d in values]
-        before = _counters(solver)
-        run = _Run(solver, self.solver_name)
+        before = counters(solver)
+        run = SolverRun(solver, self.solver_name)
         solutions: list[Grid] = []
         selectors: list[int] = []
         exhausted = False
@@ -247,18 +171,18 @@ class _Session:
             assumptions.append(selector)
         for selector in selectors:
             solver.add_clause([-selector])  # retire: the guarded clause is now satisfied
-        after = _counters(solver)
+        after = counters(solver)
         stats: Stats = {key: after[key] - before[key] for key in after}
         if stopped:
             stats["stopped"] = "timeout"
         self.solved += 1
         if self.solved >= REBUILD_EVERY:
-            self._start()
+            self._start(None)  # between puzzles: no deadline applies
         return solutions, exhausted, stats
 
     def _implied(self, before: dict[str, int]) -> bool:
         """True when the last call neither decided nor conflicted: its model is UP-implied."""
-        now = _counters(self.solver)
+        now = counters(self.solver)
         return now["decisions"] == before["decisions"] and now["conflicts"] == before["conflicts"]
 
 
@@ -276,8 +200,13 @@ class SatBackend:
         self.encoding = parse_encoding(encoding)
         self.solver = parse_solver(solver)
         self.amo = parse_amo(amo)
-        self._session: _Session | None = None
-        self._session_key: tuple[Shape, tuple[Rule, ...]] | None = None
+        if self.amo is AtMostOne.NATIVE and self.solver not in NATIVE_CARDINALITY:
+            choices = ", ".join(sorted(NATIVE_CARDINALITY))
+            raise PuzzleError(
+                f"solver {self.solver} has no native at-most-one; --amo native needs {choices}"
+            )
+        self._session: _Session | ResidualSession | None = None
+        self._session_key: _RuleKey | None = None
 
     def close(self) -> None:
         """Free the incremental solver (also done when the backend is garbage-collected)."""
@@ -306,20 +235,17 @@ class SatBackend:
         start = time.perf_counter()
         limit = max(1, limit)
         deadline = None if timeout is None else start + timeout
-        session = self._session_for(puzzle)
-        if session is not None:
-            formula, used = session.formula, session.used_vars
-            solutions, exhausted, stats = session.solve(puzzle.givens, limit, deadline)
+        solutions: list[Grid] = []
+        exhausted = False
+        size: dict[str, int] = {}
+        counts: Stats = {"stopped": "timeout"}
+        try:
+            session = self._session_for(puzzle, deadline)
+        except OutOfTime:
+            pass  # loading the formula used up the time: unknown, with nothing found
         else:
-            formula = encode_puzzle(puzzle, self.encoding, self.amo)
-            used = formula.used_vars()
-            solutions, exhausted, stats = self._one_shot(formula, puzzle, limit, deadline)
-        stats = {
-            "variables": used,
-            "clauses": len(formula.clauses),
-            **stats,
-            "time_s": time.perf_counter() - start,
-        }
+            solutions, exhausted, size, counts = self._solve_in(session, puzzle, limit, deadline)
+        stats: Stats = {**size, **counts, "time_s": time.perf_counter() - start}
         details: dict[str, Any] = {
             "encoding": self.encoding.value,
             "amo": self.amo.value,
@@ -339,6 +265,29 @@ class SatBackend:
             puzzle, self.name, solutions, exhausted=exhausted, limit=limit, stats=stats, proof=proof
         )
 
+    def _solve_in(
+        self,
+        session: _Session | ResidualSession | None,
+        puzzle: Puzzle,
+        limit: int,
+        deadline: float | None,
+    ) -> tuple[list[Grid], bool, dict[str, int], Stats]:
+        """Solutions, exhaustion, formula size (variables, clauses) and solver counters."""
+        if isinstance(session, ResidualSession):
+            solutions, exhausted, stats, variables, clauses = session.solve(
+                puzzle.givens, limit, deadline
+            )
+            return solutions, exhausted, {"variables": variables, "clauses": clauses}, stats
+        if session is not None:
+            formula, used = session.formula, session.used_vars
+            solutions, exhausted, stats = session.solve(puzzle.givens, limit, deadline)
+        else:
+            formula = encode_puzzle(puzzle, self.encoding, self.amo)
+            used = formula.used_vars()
+            solutions, exhausted, stats = self._one_shot(formula, puzzle, limit, deadline)
+        size = {"variables": used, "clauses": len(formula.clauses) + len(formula.atmost)}
+        return solutions, exhausted, size, stats
+
     def solve_many(
         self, puzzles: Iterable[Puzzle], *, limit: int = 2, timeout: float | None = None
     ) -> Iterator[Result]:
@@ -347,10 +296,12 @@ class SatBackend:
         for puzzle in puzzles:
             yield self.solve(puzzle, limit=limit, timeout=timeout)
 
-    def _session_for(self, puzzle: Puzzle) -> _Session | None:
-        """The incremental solver for this puzzle's shape and rules, when that path applies."""
-        if self.encoding is Encoding.REDUCED or self.solver in NON_INCREMENTAL:
-            return None  # the reduced formula depends on the givens; Kissat has no assumptions
+    def _session_for(
+        self, puzzle: Puzzle, deadline: float | None
+    ) -> _Session | ResidualSession | None:
+        """The solver state shared by puzzles of this shape and rules, when a path has one."""
+        if self.solver in NON_INCREMENTAL and self.encoding is not Encoding.REDUCED:
+            return None  # Kissat ignores assumptions
         key = (puzzle.shape, puzzle.rules)
         try:
             same = key == self._session_key and hash(key) is not None
@@ -359,17 +310,33 @@ class SatBackend:
         if same and self._session is not None:
             return self._session
         self.close()
-        formula, used = _rules_formula(key, self.encoding, self.amo)
-        self._session = _Session(formula, used, self.solver)
-        self._session_key = key
-        return self._session
+        session = self._new_session(key, deadline)
+        if session is not None:
+            self._session, self._session_key = session, key
+        return session
+
+    def _new_session(
+        self, key: _RuleKey, deadline: float | None
+    ) -> _Session | ResidualSession | None:
+        if self.encoding is not Encoding.REDUCED:
+            formula, used = _rules_formula(key, self.encoding, self.amo)
+            return _Session(formula, used, self.solver, deadline)
+        shape, rules = key
+        constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
+        groups = groups_of(shape, constraints)
+        if groups is None:
+            return None  # not all-different groups: the givens-only reduction, per puzzle
+        units = unit_literals(shape, constraints)
+        plain = [c for c in constraints if not isinstance(c, Allowed)]
+        propagation = encode_rules(shape, plain, Encoding.EXTENDED, AtMostOne.PAIRWISE)
+        return ResidualSession(propagation, groups, units, self.solver, self.amo)
 
     def _one_shot(
         self, formula: CnfFormula, puzzle: Puzzle, limit: int, deadline: float | None
     ) -> tuple[list[Grid], bool, Stats]:
         """A fresh solver for this formula; blocking clauses are added for good."""
         solutions: list[Grid] = []
-        clauses = list(formula.clauses)
+        blocks: list[list[int]] = []
         totals: dict[str, int] = {}
         exhausted = stopped = False
         incremental = self.solver not in NON_INCREMENTAL
@@ -377,8 +344,11 @@ class SatBackend:
         try:
             while True:
                 if solver is None:
-                    solver = new_solver(self.solver, bootstrap_with=clauses)
-                answer = _Run(solver, self.solver).solve([], deadline)
+                    solver = new_solver(self.solver)
+                    load(solver, formula)
+                    for block in blocks:
+                        solver.add_clause(block)
+                answer = SolverRun(solver, self.solver).solve([], deadline)
                 if answer is None:
                     stopped = True
                 elif not answer:
@@ -390,14 +360,12 @@ class SatBackend:
                 block = formula.block(solutions[-1], puzzle.givens)
                 if incremental:
                     solver.add_clause(block)
-                else:
-                    clauses.append(block)
-                    for key, value in _counters(solver).items():
-                        totals[key] = totals.get(key, 0) + value
+                else:  # Kissat: a new solver with every blocking clause so far
+                    blocks.append(block)
+                    add_counts(totals, solver)
                     solver.delete()
                     solver = None
-            for key, value in _counters(solver).items():
-                totals[key] = totals.get(key, 0) + value
+            add_counts(totals, solver)
         finally:
             if solver is not None:
                 solver.delete()

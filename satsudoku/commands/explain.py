@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from satsudoku.backends.sat import parse_solver
+from satsudoku.backends.pysat_tools import parse_solver
 from satsudoku.commands.common import add_input_options, load_puzzles
 from satsudoku.grid import cell_name
 from satsudoku.proof.core import CORE_SOLVER, minimal_conflict

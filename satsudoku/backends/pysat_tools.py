@@ -1,0 +1,144 @@
+"""What every pysat-driven path shares: solver names, construction, loading, deadlines, counters.
+
+Used by the SAT backend's sessions, the residual (reduced) path, explanations and certificates,
+so a solver is named, built, loaded and stopped the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from satsudoku.encoders.cnf import CnfFormula
+from satsudoku.errors import PuzzleError
+
+DEFAULT_SOLVER = "cadical195"
+# pysat's solver names: each SolverNames entry lists the spellings Solver(name=...) accepts
+# (its key is not always one of them: "minisatgh" is spelled "mgh"). satsudoku reports keys.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    key: tuple(names)
+    for key, names in vars(SolverNames).items()
+    if not key.startswith("_") and key != "cryptosat"  # needs pycryptosat, not a dependency
+}
+SOLVERS = tuple(sorted(_SPELLINGS))
+_CANONICAL = {alias: key for key, names in _SPELLINGS.items() for alias in (key, *names)}
+# Kissat in pysat is not incremental and ignores assumptions (only a warning): one-shot only.
+NON_INCREMENTAL = frozenset({"kissat404"})
+# Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
+UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
+# CaDiCaL has no interrupt(): deadlines become conflict budgets. The others are interrupted
+# by a timer, which costs nothing while they run (budget slices slowed MapleChrono 5-7x).
+_BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+# Solvers with a native at-most-k constraint (pysat's add_atmost).
+NATIVE_CARDINALITY = frozenset({"minicard", "gluecard3", "gluecard4"})
+_FIRST_BUDGET = 100  # conflicts in the first slice when a deadline is set
+_SLICE_S = 0.05  # later slices are sized from the measured conflict rate to last about this
+_LOAD_CHUNK = 100_000  # clauses loaded between two readings of the clock
+
+Stats = dict[str, int | float | str]
+
+
+def parse_solver(name: str) -> str:
+    """The solver a pysat name or alias means (e.g. g4 → glucose4); a PuzzleError otherwise."""
+    if name not in _CANONICAL:
+        raise PuzzleError(f"unknown SAT solver {name!r}; choose from {', '.join(SOLVERS)}")
+    return _CANONICAL[name]
+
+
+def new_solver(name: str, **options: Any) -> Any:
+    """A pysat Solver for a satsudoku solver name; a PuzzleError if pysat cannot build it."""
+    try:
+        return Solver(name=_SPELLINGS[name][0], **options)
+    except NoSuchSolverError as exc:
+        raise PuzzleError(f"SAT solver {name!r} is not available here: {exc}") from None
+
+
+def load(solver: Any, formula: CnfFormula, deadline: float | None = None) -> bool:
+    """Add the formula's clauses and native at-most-ones; False if `deadline` passed first.
+
+    Formulas of 36×36 boards run to millions of clauses (seconds to load), so the clock is
+    read between chunks; a solver left half-loaded must be thrown away by the caller.
+    """
+    clauses = formula.clauses
+    if deadline is None or len(clauses) <= _LOAD_CHUNK:
+        solver.append_formula(clauses)
+    else:
+        for start in range(0, len(clauses), _LOAD_CHUNK):
+            if time.perf_counter() >= deadline:
+                return False
+            solver.append_formula(clauses[start : start + _LOAD_CHUNK])
+    for lits in formula.atmost:
+        solver.add_atmost(lits, 1)
+    return True
+
+
+class SolverRun:
+    """Solves under a deadline: a timer interrupt where the solver has one, budgets otherwise."""
+
+    def __init__(self, solver: Any, name: str) -> None:
+        self.solver = solver
+        self.name = name
+
+    def solve(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """Solve under `assumptions`; None when `deadline` passed first.
+
+        CaDiCaL has no interrupt(), so there a deadline becomes conflict-budget slices in a
+        loop (learnt clauses survive between slices). Conflicts cost from microseconds (9×9)
+        to seconds (formulas of millions of clauses), so each slice is sized from the rate
+        the previous one measured, to end near `_SLICE_S` or the deadline.
+        """
+        if deadline is None:
+            answer: bool = self.solver.solve(assumptions=assumptions)
+            return answer
+        if self.name in UNSTOPPABLE:
+            raise PuzzleError(
+                f"solver {self.name} cannot stop early; drop --timeout or pick another"
+            )
+        if self.name not in _BUDGETED:
+            return self._solve_interrupted(assumptions, deadline)
+        budget = _FIRST_BUDGET
+        while True:
+            started = time.perf_counter()
+            left = deadline - started
+            if left <= 0:
+                return None
+            self.solver.conf_budget(budget)
+            result: bool | None = self.solver.solve_limited(assumptions=assumptions)
+            if result is not None:
+                return result
+            rate = budget / max(time.perf_counter() - started, 1e-6)  # conflicts per second
+            budget = max(1, int(rate * min(_SLICE_S, left / 2)))
+
+    def _solve_interrupted(self, assumptions: list[int], deadline: float) -> bool | None:
+        """One solve that a timer interrupts at `deadline` (pysat releases the GIL for it)."""
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        timer = threading.Timer(left, self.solver.interrupt)
+        timer.start()
+        try:
+            result: bool | None = self.solver.solve_limited(
+                assumptions=assumptions, expect_interrupt=True
+            )
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()  # a timer that fired after the answer is harmless
+        return result
+
+
+def counters(solver: Any) -> dict[str, int]:
+    """Conflicts, decisions and propagations so far; empty when the solver does not say."""
+    try:
+        stats = solver.accum_stats() or {}
+    except NotImplementedError:  # Kissat exposes no statistics in pysat: report none, not 0
+        return {}
+    return {key: int(stats.get(key, 0)) for key in ("conflicts", "decisions", "propagations")}
+
+
+def add_counts(totals: dict[str, int], solver: Any) -> None:
+    """Add a solver's counters to `totals` (before it is deleted)."""
+    for key, value in counters(solver).items():
+        totals[key] = totals.get(key, 0) + value

@@ -1,0 +1,188 @@
+"""The reduced encoding's fast path: unit propagation first, then a small fresh formula.
+
+Kwon & Jain ("Optimized CNF Encoding for Sudoku Puzzles", 2006) drop the variables and clauses
+that the givens settle. Here one persistent solver unit-propagates the extended encoding of the
+rules under the givens (naked and hidden singles, to a fixpoint), which settles far more; what
+is left is rebuilt as a small formula for a fresh solver. On hard puzzles that formula searches
+about 2.5x faster than the whole one in an incremental solver (fewer clauses on every watch
+list, no learnt clauses from earlier puzzles). It applies when every constraint is a cell or an
+all-different group ("exactly one"/"at most one" per digit), which covers classic, jigsaw,
+diagonal, windoku, disjoint-group, extra-region, anti-king and anti-knight puzzles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from satsudoku.backends.pysat_tools import SolverRun, Stats, add_counts, load, new_solver
+from satsudoku.constraints import AllDifferent, Allowed, Constraint
+from satsudoku.encoders.cnf import AtMostOne, CnfFormula
+from satsudoku.grid import Grid, Shape
+
+# The unit propagator: it never searches, so it never learns and never needs rebuilding.
+# MiniSat-family propagate() costs ~50 µs on a 9×9 (CaDiCaL 1.9.5's ~4x that).
+PROPAGATOR = "minisat22"
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Cell-digit variables of which at most one, or (`exact`) exactly one, is true."""
+
+    lits: tuple[int, ...]
+    exact: bool
+
+
+def groups_of(shape: Shape, constraints: Iterable[Constraint]) -> list[Group] | None:
+    """Cells and all-different groups as variable groups; None if any other kind occurs.
+
+    `Allowed` is not a group: it becomes unit literals (see `unit_literals`).
+    """
+    n = shape.size
+    groups = [
+        Group(tuple(index * n + d for d in range(1, n + 1)), exact=True) for index in range(n * n)
+    ]
+    for constraint in constraints:
+        if isinstance(constraint, Allowed):
+            continue
+        if not isinstance(constraint, AllDifferent):
+            return None
+        cells = tuple(dict.fromkeys(r * n + c for r, c in constraint.cells))
+        exact = len(cells) == n  # pigeonhole: n distinct cells hold every digit once
+        groups.extend(Group(tuple(i * n + d for i in cells), exact) for d in range(1, n + 1))
+    return groups
+
+
+def unit_literals(shape: Shape, constraints: Iterable[Constraint]) -> list[int]:
+    """The digits `Allowed` forbids, as negative literals (assumed, since propagate() does
+    not report what holds at decision level 0)."""
+    n = shape.size
+    units: list[int] = []
+    for constraint in constraints:
+        if isinstance(constraint, Allowed):
+            base = (constraint.cell[0] * n + constraint.cell[1]) * n
+            units.extend(-(base + d) for d in range(1, n + 1) if d not in constraint.digits)
+    return units
+
+
+class ResidualSession:
+    """Unit propagation of one shape and rule set, then a fresh solver per puzzle."""
+
+    def __init__(
+        self,
+        rules_formula: CnfFormula,
+        groups: Sequence[Group],
+        units: Sequence[int],
+        solver_name: str,
+        amo: AtMostOne,
+    ) -> None:
+        """`rules_formula` is the extended pairwise encoding of the groups, without units."""
+        self.n = rules_formula.shape.size
+        self.cell_vars = frozenset(range(1, self.n**3 + 1))
+        self.groups = [(frozenset(g.lits), g.exact) for g in groups]
+        self.units = list(units)
+        self.solver_name = solver_name
+        self.amo = amo
+        self.propagator: Any = new_solver(PROPAGATOR)
+        load(self.propagator, rules_formula)
+
+    def close(self) -> None:
+        if self.propagator is not None:
+            self.propagator.delete()
+            self.propagator = None
+
+    def solve(
+        self, givens: Grid, limit: int, deadline: float | None
+    ) -> tuple[list[Grid], bool, Stats, int, int]:
+        """Up to `limit` solutions, exhaustion, counters, residual variables and clauses."""
+        n = self.n
+        assumptions = [*self.units, *(i * n + d for i, d in enumerate(givens.values) if d)]
+        consistent, implied = self.propagator.propagate(assumptions=assumptions)
+        stats: Stats = {"propagated": len(implied)}
+        if not consistent:
+            return [], True, stats, 0, 0  # unit propagation refutes the givens
+        values = [0] * (n * n)
+        for lit in implied:
+            if lit > 0:
+                values[(lit - 1) // n] = (lit - 1) % n + 1
+        free = self.cell_vars.difference(map(abs, implied))
+        if not free:
+            return [Grid(n, tuple(values))], True, stats, 0, 0  # implied: the only solution
+        solutions, exhausted, counts, clauses = self._search(free, values, limit, deadline)
+        return solutions, exhausted, {**stats, **counts}, len(free), clauses
+
+    def _search(
+        self, free: frozenset[int], values: list[int], limit: int, deadline: float | None
+    ) -> tuple[list[Grid], bool, dict[str, int], int]:
+        """Solve the residual formula over `free`, blocking each solution found."""
+        n = self.n
+        solver = new_solver(self.solver_name)
+        try:
+            clauses = self._post(solver, free)
+            run = SolverRun(solver, self.solver_name)
+            solutions: list[Grid] = []
+            exhausted = False
+            while len(solutions) < limit:
+                answer = run.solve([], deadline)
+                if answer is None:
+                    break
+                if not answer:
+                    exhausted = True
+                    break
+                model = solver.get_model()
+                true = [v for v in free if model[v - 1] > 0]
+                grid = values.copy()
+                for v in true:
+                    grid[(v - 1) // n] = (v - 1) % n + 1
+                solutions.append(Grid(n, tuple(grid)))
+                solver.add_clause([-v for v in true])  # the blocking clause: a fresh solver
+                clauses += 1
+            counts: dict[str, int] = {}
+            add_counts(counts, solver)
+        finally:
+            solver.delete()
+        return solutions, exhausted, counts, clauses
+
+    def _post(self, solver: Any, free: frozenset[int]) -> int:
+        """Each group restricted to its unassigned variables; returns the constraint count.
+
+        A group with a true variable has every other one false (propagated), so a group
+        that still has free variables has no true one: exactly-one keeps its at-least-one
+        clause over them, and at-most-one holds over them.
+        """
+        amo, add_clause = self.amo, solver.add_clause
+        pool = IDPool(start_from=self.n**3 + 1) if amo not in _CLAUSE_FREE else None
+        count = 0
+        for lits, exact in self.groups:
+            alive = free.intersection(lits)
+            if not alive:
+                continue
+            group = sorted(alive)
+            if exact:
+                add_clause(group)
+                count += 1
+            if len(group) < 2:
+                continue
+            if amo is AtMostOne.NATIVE:
+                solver.add_atmost(group, 1)
+                count += 1
+            elif amo is AtMostOne.PAIRWISE:
+                for k, a in enumerate(group):
+                    for b in group[k + 1 :]:
+                        add_clause([-a, -b])
+                count += len(group) * (len(group) - 1) // 2
+            else:
+                encoded = CardEnc.atmost(
+                    group, bound=1, vpool=pool, encoding=getattr(EncType, amo.value)
+                )
+                for clause in encoded.clauses:
+                    add_clause(clause)
+                count += len(encoded.clauses)
+        return count
+
+
+_CLAUSE_FREE = frozenset({AtMostOne.NATIVE, AtMostOne.PAIRWISE})
