@@ -14,10 +14,11 @@ import os
 import platform
 import random
 import shlex
+import signal
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ from satsudoku.result import Result, Status
 DEFAULT_CONFIGS = ("bitmask", "sat:extended", "sat:minimal", "cpsat")
 COLUMNS = ("dataset", "index", "config", "status", "time_s", "solved", "source", "stats")
 _OPTION_OF = {"sat": "encoding", "cpsat": "model"}  # what `backend:VALUE` sets
+_FLAGS_OF = {"bitmask": ("generic",), "cpsat": ("presolve", "certified")}  # `backend+FLAG`
 
 Row = dict[str, Any]
 Key = tuple[str, int, str]
@@ -52,30 +54,44 @@ class Config:
 
 
 def parse_configs(text: str, *, solver: str | None = None) -> list[Config]:
-    """`bitmask,sat:extended,cpsat:integer` → configurations; `solver` applies to every sat one."""
+    """`bitmask,sat:extended,cpsat:integer+presolve` → configurations.
+
+    `backend[:VARIANT][+FLAG...]`: VARIANT is sat's encoding or cpsat's model; a FLAG switches a
+    Boolean option on (cpsat: presolve, certified; bitmask: generic). `solver` applies to every
+    sat configuration.
+    """
     names = [part.strip() for part in text.split(",") if part.strip()]
     if not names:
         raise PuzzleError("--backends is empty; e.g. --backends bitmask,sat:extended,cpsat")
-    configs: list[Config] = []
-    for name in names:
-        backend, _, value = name.partition(":")
-        if backend not in available():
-            raise PuzzleError(
-                f"--backends: {backend!r} is not available; choose from {', '.join(available())}"
-            )
-        options: dict[str, Any] = {}
-        if value:
-            if backend not in _OPTION_OF:
-                raise PuzzleError(f"--backends: {backend!r} takes no ':{value}' variant")
-            options[_OPTION_OF[backend]] = value
-        if solver and backend == "sat":
-            options["solver"] = solver
-        config = Config(name, backend, options)
-        config.make()  # fail now, with the backend's own message, on a bad variant name
-        configs.append(config)
+    configs = [_parse_config(name, solver) for name in names]
     if len({c.name for c in configs}) != len(configs):
         raise PuzzleError("--backends names a configuration twice")
     return configs
+
+
+def _parse_config(name: str, solver: str | None) -> Config:
+    head, *flags = name.split("+")
+    backend, _, value = head.partition(":")
+    if backend not in available():
+        raise PuzzleError(
+            f"--backends: {backend!r} is not available; choose from {', '.join(available())}"
+        )
+    options: dict[str, Any] = {}
+    if value:
+        if backend not in _OPTION_OF:
+            raise PuzzleError(f"--backends: {backend!r} takes no ':{value}' variant")
+        options[_OPTION_OF[backend]] = value
+    for flag in flags:
+        known = _FLAGS_OF.get(backend, ())
+        if flag not in known:
+            choices = f"choose from {', '.join(known)}" if known else "it takes none"
+            raise PuzzleError(f"--backends: {backend!r} has no '+{flag}' flag; {choices}")
+        options[flag] = True
+    if solver and backend == "sat":
+        options["solver"] = solver
+    config = Config(name, backend, options)
+    config.make()  # fail now, with the backend's own message, on a bad variant name
+    return config
 
 
 @dataclass(frozen=True)
@@ -173,22 +189,99 @@ def measure(
     return row, result
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What measuring one task gave: its rows, any disagreement, and untimed warm-up seconds."""
+
+    rows: list[Row]
+    problem: str | None = None
+    warm_up: dict[str, float] = field(default_factory=dict)  # config name -> seconds
+
+
+def model_group(puzzle: Puzzle) -> Hashable | None:
+    """Puzzles of one group share a backend's model (shape and rules); None if unhashable."""
+    key = (puzzle.shape, puzzle.rules)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def shared_groups(tasks: Iterable[Task]) -> frozenset[Hashable]:
+    """Groups of two or more puzzles: their model is built once, so warm it before timing.
+
+    A puzzle with a rule set of its own (a killer's cages) builds its model for itself alone,
+    so that cost stays in its time.
+    """
+    seen: set[Hashable] = set()
+    shared: set[Hashable] = set()
+    for task in tasks:
+        key = model_group(task.puzzle)
+        if key is not None:
+            (shared if key in seen else seen).add(key)
+    return frozenset(shared)
+
+
+def warm_up(backend: Backend, puzzle: Puzzle, timeout: float | None) -> float:
+    """Build `backend`'s model for the puzzle's shape and rules, untimed; the seconds it took.
+
+    A backend with a `warm_up` hook builds just the model; otherwise the empty puzzle of that
+    shape and rules is solved (limit 1, within the run's timeout), which builds and caches it
+    and lets the solver settle in (a warm-up cut short left a 25x25 SAT solve at 1 s, not 30 ms).
+    """
+    start = time.perf_counter()
+    hook = getattr(backend, "warm_up", None)
+    if hook is not None:
+        hook(puzzle)
+    else:
+        backend.solve(Puzzle.empty(puzzle.shape, puzzle.rules), limit=1, timeout=timeout)
+    return time.perf_counter() - start
+
+
 # Per-process state of the worker pool: backends are built once per process, not per task.
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(configs: Sequence[Config], limit: int, timeout: float | None, check: bool) -> None:
+def _init_worker(
+    configs: Sequence[Config],
+    limit: int,
+    timeout: float | None,
+    check: bool,
+    groups: frozenset[Hashable] = frozenset(),
+    pooled: bool = False,
+) -> None:
+    if pooled:  # Ctrl-C reaches the whole process group; the parent alone handles it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(
         configs=configs,
         backends=[c.make() for c in configs],
         limit=limit,
         timeout=timeout,
         check=check,
+        groups=groups,
+        current=None,
     )
 
 
-def _run_task(task: Task) -> tuple[list[Row], str | None]:
+def _warm_up_for(task: Task) -> dict[str, float]:
+    """Warm every configuration for the task's group when this process's run enters it.
+
+    Done at the group's first task, not up front: a backend may keep one model at a time.
+    """
+    key = model_group(task.puzzle)
+    if key not in _WORKER["groups"] or key == _WORKER["current"]:
+        return {}
+    _WORKER["current"] = key  # warmed again after another group: its models may be gone
+    return {
+        config.name: warm_up(backend, task.puzzle, _WORKER["timeout"])
+        for config, backend in zip(_WORKER["configs"], _WORKER["backends"], strict=True)
+    }
+
+
+def _run_task(task: Task) -> Outcome:
     """Every configuration on one puzzle; with cross-checking, any disagreement's report."""
+    warm = _warm_up_for(task)
     rows: list[Row] = []
     results: dict[str, Result] = {}
     for config, backend in zip(_WORKER["configs"], _WORKER["backends"], strict=True):
@@ -202,7 +295,7 @@ def _run_task(task: Task) -> tuple[list[Row], str | None]:
         from satsudoku.crosscheck import disagreement
 
         problem = disagreement(task.puzzle, results)
-    return rows, problem
+    return Outcome(rows, problem, warm)
 
 
 def run(
@@ -213,18 +306,38 @@ def run(
     timeout: float | None = None,
     workers: int = 1,
     cross_check: bool = False,
-) -> Iterator[tuple[list[Row], str | None]]:
-    """Rows of every task, one task (all configurations) at a time, in `workers` processes."""
+) -> Generator[Outcome, None, None]:
+    """The outcome of every task, in order, one task (all configurations) at a time.
+
+    With `workers` > 1 the tasks run in that many processes; an exception or Ctrl-C in the
+    consumer (or closing this generator) ends them at once rather than after their puzzle.
+    """
+    groups = shared_groups(tasks)
     if workers <= 1:
-        _init_worker(configs, limit, timeout, cross_check)
+        _init_worker(configs, limit, timeout, cross_check, groups)
         yield from map(_run_task, tasks)
         return
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         initializer=_init_worker,
-        initargs=(tuple(configs), limit, timeout, cross_check),
-    ) as pool:
+        initargs=(tuple(configs), limit, timeout, cross_check, groups, True),
+    )
+    try:
         yield from pool.map(_run_task, tasks, chunksize=4)
+    except BaseException:  # KeyboardInterrupt, GeneratorExit, a consumer's error
+        _terminate(pool)
+        raise
+    pool.shutdown()
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now: a puzzle mid-search may run up to the timeout, or forever."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def pending(tasks: Sequence[Task], configs: Sequence[Config], done: set[Key]) -> list[Task]:
@@ -364,6 +477,49 @@ def read_rows(path: str) -> list[Row]:
     return rows
 
 
+def read_meta(path: str) -> list[dict[str, Any]]:
+    """The metadata records of an earlier run's output, oldest first."""
+    if not Path(path).exists():
+        return []
+    csv_file = _is_csv(path)
+    records: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8", newline="") as handle:
+        for line in handle:
+            try:
+                if csv_file and line.startswith("# meta "):
+                    records.append(json.loads(line.removeprefix("# meta ")))
+                elif not csv_file and line.startswith('{"meta"'):
+                    records.append(json.loads(line)["meta"])
+            except json.JSONDecodeError:
+                continue  # a line cut short by an interruption
+    return records
+
+
+# Options that change what a row means; --resume must not mix rows measured under others.
+RESUME_KEYS = {"timeout_s": "--timeout", "limit": "--limit", "configs": "--backends"}
+
+
+def resume_conflict(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
+    """Which option of this run differs from the recorded run's, in one line; None if none."""
+    now = json.loads(json.dumps(current))  # compare as JSON: tuples are lists there
+    for key, flag in RESUME_KEYS.items():
+        if key in recorded and recorded[key] != now.get(key):
+            return (
+                f"--resume: {flag} differs from the recorded run's "
+                f"({_shown(key, now.get(key))} now, {_shown(key, recorded[key])} then); "
+                "use the same options or a new --out"
+            )
+    return None
+
+
+def _shown(key: str, value: Any) -> str:
+    if key == "configs" and isinstance(value, Mapping):
+        return ",".join(value)
+    if key == "timeout_s" and value is None:
+        return "none"
+    return str(value)
+
+
 def row_key(row: Row) -> Key:
     return (str(row["dataset"]), int(row["index"]), str(row["config"]))
 
@@ -415,13 +571,17 @@ def _quantile(ordered: Sequence[float], q: float) -> float:
 
 
 def format_summary(summaries: Sequence[Summary], *, markdown: bool = False) -> str:
-    """The summary as an aligned text table, or as a Markdown table."""
+    """The summary as an aligned text table, or as a Markdown table.
+
+    `puzzles/s (n/Σt)` is puzzles divided by the sum of their solve times: one configuration's
+    speed on one core, whatever --workers was; `format_wall` gives the run's wall clock.
+    """
     header = [
         "dataset",
         "config",
         "puzzles",
         "solved",
-        "puzzles/s",
+        "puzzles/s (n/Σt)",
         "median ms",
         "p90 ms",
         "p99 ms",
@@ -441,14 +601,59 @@ def format_summary(summaries: Sequence[Summary], *, markdown: bool = False) -> s
         ]
         for s in summaries
     ]
+    return _table(header, body, markdown=markdown, left=2)
+
+
+class WallClock:
+    """Wall-clock time per dataset as the run sees it: what --workers speeds up.
+
+    Tasks come back in order and datasets one after another, so the time between two
+    consecutive results belongs to the later one's dataset (with --workers, tasks near a
+    dataset boundary overlap, so only the total is exact).
+    """
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.seconds: dict[str, float] = {}
+        self.puzzles: dict[str, int] = {}
+
+    def record(self, dataset: str) -> None:
+        now = time.perf_counter()
+        self.seconds[dataset] = self.seconds.get(dataset, 0.0) + now - self.last
+        self.puzzles[dataset] = self.puzzles.get(dataset, 0) + 1
+        self.last = now
+
+
+def format_wall(wall: WallClock, configs: int, workers: int, *, markdown: bool = False) -> str:
+    """Puzzles per wall-clock second, each puzzle run by every configuration, per dataset."""
+    header = ["dataset", "puzzles", "wall s", "puzzles/s (wall)"]
+    spans = [(dataset, n, wall.seconds[dataset]) for dataset, n in wall.puzzles.items()]
+    if len(spans) > 1:
+        spans.append(("all", sum(wall.puzzles.values()), sum(wall.seconds.values())))
+    body = [
+        [dataset, str(n), f"{seconds:.2f}", f"{n / seconds:.1f}"]
+        for dataset, n, seconds in spans
+        if seconds > 0
+    ]
+    process = "process" if workers == 1 else "processes"
+    title = (
+        f"wall clock of this run ({configs} configurations per puzzle, {workers} {process}, "
+        "untimed warm-up included):"
+    )
+    return title + "\n" + _table(header, body, markdown=markdown, left=1)
+
+
+def _table(header: list[str], body: list[list[str]], *, markdown: bool, left: int) -> str:
+    """Aligned text (the first `left` columns flush left) or a Markdown table."""
     if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * 7]
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * left]
+        lines[1] += "---:|" * (len(header) - left)
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
         return "\n".join(lines)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     return "\n".join(
         "  ".join(
-            c.ljust(w) if i < 2 else c.rjust(w)
+            c.ljust(w) if i < left else c.rjust(w)
             for i, (c, w) in enumerate(zip(r, widths, strict=True))
         )
         for r in [header, *body]

@@ -12,6 +12,7 @@ from satsudoku import bench
 from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
 from tests.conftest import BUNDLED
+from tests.test_cpsat import interrupt, write_endless
 
 DATA = [str(BUNDLED / "17clue.txt"), str(BUNDLED / "serg-benchmark.txt")]
 CONFIGS = "bitmask,cpsat,cpsat:integer"
@@ -122,6 +123,120 @@ def test_reading_options_apply_to_datasets(tmp_path: Path) -> None:
 def test_killer_collections_bench_with_their_format(shared_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "k.csv"
     data = str(shared_data / "killer-janko-9x9.txt")
-    argv = ["bench", data, "--format", "killer", "--sample", "2", "--backends", "sat:extended"]
+    argv = [
+        "bench",
+        data,
+        "--format",
+        "killer",
+        "--sample",
+        "2",
+        "--backends",
+        "sat:extended,cpsat",
+    ]
     assert main([*argv, "--out", str(out), "--cross-check"]) == 0
-    assert [r["status"] for r in _csv_rows(out)] == ["unique", "unique"]
+    assert [r["status"] for r in _csv_rows(out)] == ["unique"] * 4
+
+
+def test_timeout_zero_or_none_means_no_limit(tmp_path: Path) -> None:
+    # Lingeling cannot be stopped early, so it can be benched only without a timeout.
+    for value in ("0", "none"):
+        out = tmp_path / f"t{value}.jsonl"
+        argv = ["bench", DATA[0], "--sample", "2", "--backends", "sat:extended"]
+        assert main([*argv, "--solver", "lingeling", "--timeout", value, "--out", str(out)]) == 0
+        assert bench.read_meta(str(out))[0]["timeout_s"] is None
+        assert [r["status"] for r in bench.read_rows(str(out))] == ["unique", "unique"]
+
+
+def test_presolve_and_other_flags_are_configuration_suffixes(tmp_path: Path) -> None:
+    configs = bench.parse_configs("cpsat:integer+presolve,cpsat+certified+presolve,bitmask+generic")
+    assert [dict(c.options) for c in configs] == [
+        {"model": "integer", "presolve": True},
+        {"certified": True, "presolve": True},
+        {"generic": True},
+    ]
+    with pytest.raises(PuzzleError, match=r"no '\+turbo' flag; choose from presolve, certified"):
+        bench.parse_configs("cpsat+turbo")
+    with pytest.raises(PuzzleError, match="it takes none"):
+        bench.parse_configs("sat:extended+presolve")
+    out = tmp_path / "p.jsonl"
+    argv = ["bench", DATA[0], "--sample", "2", "--backends", "cpsat,cpsat+presolve"]
+    assert main([*argv, "--out", str(out)]) == 0
+    presolve = {r["config"]: r["stats"]["presolve"] for r in bench.read_rows(str(out))}
+    assert presolve == {"cpsat": False, "cpsat+presolve": True}
+
+
+def test_models_are_built_before_timing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The 25x25 SAT session takes seconds to encode; the first timed puzzle must not pay it.
+    line = (BUNDLED / "25x25-durr-example.txt").read_text().split()[0]
+    data = tmp_path / "two.txt"
+    data.write_text(f"{line}\n{line}\n")
+    out = tmp_path / "w.jsonl"
+    argv = ["bench", str(data), "--backends", "sat:extended,cpsat", "--timeout", "30"]
+    assert main([*argv, "--out", str(out)]) == 0
+    rows = bench.read_rows(str(out))
+    assert all(r["status"] == "unique" for r in rows)
+    first_sat = next(r for r in rows if r["config"] == "sat:extended")
+    assert first_sat["time_s"] < 1.0, first_sat
+    err = capsys.readouterr().err
+    assert "model warm-up before timing (not in the times): sat:extended" in err
+
+
+def test_singleton_rule_sets_are_not_warmed_up() -> None:
+    tasks = bench.load_tasks([str(BUNDLED / "x-sudoku-sample.txt"), DATA[0]], sample=3, seed=1)
+    groups = bench.shared_groups(tasks)
+    assert groups == {bench.model_group(t.puzzle) for t in tasks if t.dataset == "17clue.txt"}
+
+
+def test_wall_clock_throughput_is_reported_beside_solve_time_throughput(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(tmp_path, "--workers", "2") == 0
+    out = capsys.readouterr().out
+    assert "puzzles/s (n/Σt)" in out and "puzzles/s (wall)" in out
+    assert "3 configurations per puzzle, 2 processes" in out
+    wall = out.split("wall clock of this run")[1].splitlines()
+    datasets = [line.split()[:2] for line in wall[2:]]
+    assert datasets == [["17clue.txt", "4"], ["serg-benchmark.txt", "4"], ["all", "8"]]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [["--timeout", "5"], ["--limit", "3"], ["--backends", "bitmask,cpsat"], ["--timeout", "0"]],
+)
+def test_resume_refuses_other_options_than_the_recorded_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: list[str]
+) -> None:
+    out = tmp_path / "r.csv"
+    assert _run(tmp_path, "--out", str(out), "--sample", "1") == 0
+    before = out.read_text()
+    capsys.readouterr()
+    assert _run(tmp_path, "--out", str(out), "--sample", "1", "--resume", *change) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("satsudoku: --resume: --") and err.count("\n") == 1
+    assert "differs from the recorded run's" in err and out.read_text() == before
+
+
+def test_cross_check_needs_two_configurations(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", DATA[0], "--backends", "cpsat", "--cross-check"]) == 2
+    assert "--cross-check needs two configurations" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_bench_keeps_rows_and_exits_130(tmp_path: Path) -> None:
+    lines = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines() * 30
+    data = tmp_path / "many.txt"
+    data.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "r.jsonl"
+    argv = ["bench", str(data), "--backends", "bitmask,cpsat", "--out", str(out)]
+    code, err, waited = interrupt([*argv, "--workers", "2"], after=6)
+    assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
+    rows = bench.read_rows(str(out))
+    assert rows and all(r["status"] in ("unique", "unsatisfiable") for r in rows)
+
+
+def test_ctrl_c_during_a_cpsat_bench_writes_no_unknown_row(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    document, _, plugin, *_ = write_endless(tmp_path)
+    argv = ["bench", document, "--plugin", plugin, "--backends", "cpsat", "--out", str(out)]
+    code, err, waited = interrupt([*argv, "--timeout", "120"], after=5)
+    assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
+    assert bench.read_rows(str(out)) == []

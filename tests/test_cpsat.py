@@ -289,6 +289,10 @@ class Pigeonhole:
 
 @pytest.fixture
 def endless(tmp_path: Path) -> list[str]:
+    return write_endless(tmp_path)
+
+
+def write_endless(tmp_path: Path) -> list[str]:
     """Arguments of a CP-SAT solve that would run for hours: a hidden 17-into-16 pigeonhole."""
     plugin = tmp_path / "pigeonhole.py"
     plugin.write_text(PIGEONHOLE_PLUGIN)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import closing
 from typing import Any, TextIO
 
 from satsudoku import bench
 from satsudoku.commands.common import add_reading_options, positive_float, positive_int
 from satsudoku.crosscheck import CrossCheckError
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import PuzzleError, SatsudokuError
 
 
 def register(subparsers: Any) -> None:
@@ -26,8 +27,9 @@ def register(subparsers: Any) -> None:
         "--backends",
         default=",".join(bench.DEFAULT_CONFIGS),
         metavar="LIST",
-        help="comma-separated configurations: bitmask, sat:ENCODING (minimal, efficient, "
-        "extended, reduced), cpsat or cpsat:MODEL (boolean, integer) "
+        help="comma-separated configurations BACKEND[:VARIANT][+FLAG...]: bitmask[+generic], "
+        "sat:ENCODING (minimal, efficient, extended, reduced), cpsat[:MODEL (boolean, integer)]"
+        "[+presolve][+certified], e.g. cpsat:integer+presolve "
         f"(default: {','.join(bench.DEFAULT_CONFIGS)})",
     )
     parser.add_argument("--solver", metavar="NAME", help="SAT solver for sat:* (pysat name)")
@@ -35,10 +37,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed for --sample (default: 0)")
     parser.add_argument(
         "--timeout",
-        type=positive_float,
+        type=timeout_argument,
         default=10.0,
         metavar="S",
-        help="seconds per puzzle and configuration (default: 10)",
+        help="seconds per puzzle and configuration; 0 or 'none' for no limit (needed by SAT "
+        "solvers that cannot stop early, e.g. --solver lingeling) (default: 10)",
     )
     parser.add_argument(
         "--limit",
@@ -60,7 +63,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--cross-check",
         action="store_true",
-        help="fail when configurations disagree on a verdict or a unique solution",
+        help="fail (exit 3) when configurations disagree on a verdict, a unique solution, an "
+        "exact count or an exhausted solution set (needs two configurations or more)",
     )
     parser.add_argument("--markdown", action="store_true", help="summary as a Markdown table")
     parser.add_argument(
@@ -78,7 +82,22 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         bench.require_matplotlib()
     configs = bench.parse_configs(args.backends, solver=args.solver)
+    if args.cross_check and len(configs) < 2:
+        raise SatsudokuError("--cross-check needs two configurations or more in --backends")
     reading = bench.Reading(args.fmt, args.box, args.symbols, tuple(args.rule))
+    meta = bench.metadata_record(
+        seed=args.seed,
+        sample=args.sample,
+        timeout=args.timeout,
+        workers=args.workers,
+        limit=args.limit,
+        configs=configs,
+        datasets=args.datasets,
+        reading=reading,
+    )
+    if args.resume and (recorded := bench.read_meta(args.out)):
+        if conflict := bench.resume_conflict(recorded[-1], meta):
+            raise SatsudokuError(conflict)
     tasks = bench.load_tasks(args.datasets, sample=args.sample, seed=args.seed, reading=reading)
     earlier = bench.read_rows(args.out) if args.out and args.resume else []
     wanted = {(t.dataset, t.index) for t in tasks}
@@ -90,44 +109,14 @@ def run(args: argparse.Namespace) -> int:
             f"resuming: {len(tasks) - len(todo)} of {len(tasks)} puzzles already measured",
             file=sys.stderr,
         )
-    meta = bench.metadata_record(
-        seed=args.seed,
-        sample=args.sample,
-        timeout=args.timeout,
-        workers=args.workers,
-        limit=args.limit,
-        configs=configs,
-        datasets=args.datasets,
-        reading=reading,
-    )
-    writer = bench.RowWriter(args.out, meta, resume=args.resume) if args.out else None
-    done_keys = {bench.row_key(r) for r in kept}
-    rows = list(kept)
-    problems: list[str] = []
-    bar = _Bar(len(todo), args.progress)
-    try:
-        for task_rows, problem in bench.run(
-            todo,
-            configs,
-            limit=args.limit,
-            timeout=args.timeout,
-            workers=args.workers,
-            cross_check=args.cross_check,
-        ):
-            fresh = [r for r in task_rows if bench.row_key(r) not in done_keys]
-            rows.extend(fresh)
-            if writer:
-                writer.write(fresh)
-            if problem:
-                problems.append(problem)
-                print(f"satsudoku: {problem}", file=sys.stderr)
-            bar.step()
-    finally:
-        bar.close()
-        if writer:
-            writer.close()
+    rows, problems, warm, wall = _measure(args, configs, todo, meta, kept)
     summaries = bench.summarize(rows)
     print(bench.format_summary(summaries, markdown=args.markdown))
+    if wall.puzzles:
+        print(bench.format_wall(wall, len(configs), args.workers, markdown=args.markdown))
+    if warm:
+        spent = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in warm.items())
+        print(f"model warm-up before timing (not in the times): {spent}", file=sys.stderr)
     if args.plot:
         bench.plot(rows, summaries, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
@@ -136,6 +125,57 @@ def run(args: argparse.Namespace) -> int:
             f"{len(problems)} cross-check disagreement(s); first: {problems[0]}", {}
         )
     return 0
+
+
+def _measure(
+    args: argparse.Namespace,
+    configs: list[bench.Config],
+    todo: list[bench.Task],
+    meta: dict[str, Any],
+    kept: list[bench.Row],
+) -> tuple[list[bench.Row], list[str], dict[str, float], bench.WallClock]:
+    """Run the pending tasks, streaming rows to --out; rows, disagreements, warm-up, wall."""
+    writer = bench.RowWriter(args.out, meta, resume=args.resume) if args.out else None
+    done_keys = {bench.row_key(r) for r in kept}
+    rows = list(kept)
+    problems: list[str] = []
+    warm: dict[str, float] = {}
+    bar = _Bar(len(todo), args.progress)
+    wall = bench.WallClock()
+    outcomes = bench.run(
+        todo,
+        configs,
+        limit=args.limit,
+        timeout=args.timeout,
+        workers=args.workers,
+        cross_check=args.cross_check,
+    )
+    try:
+        with closing(outcomes):  # Ctrl-C anywhere here still ends the worker processes
+            for outcome in outcomes:
+                fresh = [r for r in outcome.rows if bench.row_key(r) not in done_keys]
+                rows.extend(fresh)
+                if writer:
+                    writer.write(fresh)
+                wall.record(outcome.rows[0]["dataset"])
+                for name, seconds in outcome.warm_up.items():
+                    warm[name] = warm.get(name, 0.0) + seconds
+                if outcome.problem:
+                    problems.append(outcome.problem)
+                    print(f"satsudoku: {outcome.problem}", file=sys.stderr)
+                bar.step()
+    finally:
+        bar.close()
+        if writer:
+            writer.close()
+    return rows, problems, warm, wall
+
+
+def timeout_argument(text: str) -> float | None:
+    """Seconds per puzzle; 0 or 'none' means no limit at all."""
+    if text.strip().lower() in ("0", "0.0", "none"):
+        return None
+    return positive_float(text)
 
 
 class _Bar:
