@@ -77,8 +77,8 @@ def prototype(lines: Sequence[str], solver: str = "cadical195", rebuild: int = 1
     return unique
 
 
-def ours(puzzles: Sequence[Puzzle], encoding: str, solver: str) -> int:
-    backend = SatBackend(encoding=encoding, solver=solver)
+def ours(puzzles: Sequence[Puzzle], encoding: str, solver: str, amo: str = "pairwise") -> int:
+    backend = SatBackend(encoding=encoding, solver=solver, amo=amo)
     unique = sum(r.status.value == "unique" for r in backend.solve_many(puzzles))
     backend.close()
     return unique
@@ -106,10 +106,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--configs", choices=("all", "default"), default="all")
     args = parser.parse_args()
-    configs: list[tuple[str, str]] = [("extended", "cadical195")]
+    configs: list[tuple[str, str, str]] = [
+        ("extended", "cadical195", "pairwise"),
+        ("reduced", "minicard", "native"),
+    ]
     if args.configs == "all":
-        configs += [(e, "cadical195") for e in ("minimal", "efficient", "reduced")]
-        configs += [("extended", s) for s in ("cadical153", "glucose4", "minisat22", "maplechrono")]
+        configs += [(e, "cadical195", "pairwise") for e in ("minimal", "efficient", "reduced")]
+        others = ("cadical153", "glucose4", "minisat22", "maplechrono")
+        configs += [("extended", s, "pairwise") for s in others]
+        configs += [("extended", "minicard", "native"), ("reduced", "gluecard4", "native")]
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for name in DATASETS:
         source, lines = load(name, args.count)
@@ -117,10 +122,9 @@ def main() -> None:
         runs: dict[str, Callable[[], int]] = {
             "prototype (extended, cadical195)": functools.partial(prototype, lines)
         }
-        for encoding, solver in configs:
-            runs[f"satsudoku {encoding}, {solver}"] = functools.partial(
-                ours, puzzles, encoding, solver
-            )
+        for encoding, solver, amo in configs:
+            label = f"satsudoku {encoding}, {solver}" + (f", {amo}" if amo != "pairwise" else "")
+            runs[label] = functools.partial(ours, puzzles, encoding, solver, amo)
         best: dict[str, float] = {}
         answers: dict[str, int] = {}
         for _ in range(args.rounds):
@@ -133,7 +137,7 @@ def main() -> None:
         for label, seconds in best.items():
             rate = len(lines) / seconds
             print(
-                f"  {label:36s} {rate:8.0f} puzzles/s  {rate / base:5.2f}x  unique={answers[label]}"
+                f"  {label:44s} {rate:8.0f} puzzles/s  {rate / base:5.2f}x  unique={answers[label]}"
             )
     print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
