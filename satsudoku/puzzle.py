@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from satsudoku.constraints import AllDifferent, Constraint
+from satsudoku.constraints import Constraint
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.rules import Rule
+from satsudoku.rules.classic import CLASSIC
 from satsudoku.symbols import Alphabet
 
 # How a puzzle can be written (FORMATS.md §1), each answered in kind (§3): "line" (81 symbols on
@@ -53,8 +54,7 @@ class Puzzle:
 
     def constraints(self) -> Iterator[Constraint]:
         """Classic houses first, then whatever each rule adds."""
-        for house in self.shape.houses():
-            yield AllDifferent(house)
+        yield from CLASSIC.constraints(self.shape)
         yield from self.rule_constraints()
 
     def rule_constraints(self) -> Iterator[Constraint]:

@@ -1,4 +1,5 @@
-"""Rules built only from extra all-different groups: the diagonals of X-Sudoku."""
+"""Rules built only from all-different groups: the classic houses every puzzle has, and the
+diagonals of X-Sudoku."""
 
 from __future__ import annotations
 
@@ -10,6 +11,27 @@ from satsudoku.constraints import AllDifferent, Constraint
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
+
+
+@dataclass(frozen=True)
+class Classic:
+    """Rows, columns and regions (boxes or jigsaw) each hold every digit once.
+
+    Every puzzle obeys it, so it is not listed among a puzzle's rules; it goes through the
+    same Rule mechanism as the variants, so backends see no difference between the two.
+    """
+
+    type: ClassVar[str] = "classic"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for house in shape.houses():
+            yield AllDifferent(house)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+CLASSIC = Classic()
 
 
 @register_rule("diagonal", "diagonal+", "diagonal-")
