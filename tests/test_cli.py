@@ -47,11 +47,17 @@ def test_solve_json_lines_follow_the_contract(
 
 
 def test_grid_input_gets_grid_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Judge rows come back as judge rows, a boxed grid as a boxed grid (FORMATS.md §3)."""
     rows = "\n".join(" ".join(EASY[r * 9 : r * 9 + 9].replace(".", "0")) for r in range(9))
     assert main(["solve", write(tmp_path, rows)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# puzzle 1: unique [bitmask,")
-    assert "4 8 3 | 9 2 1 | 6 5 7" in out
+    assert "\n4 8 3 9 2 1 6 5 7\n" in out
+    boxed = "\n".join(
+        " | ".join(" ".join(EASY[r * 9 + c : r * 9 + c + 3]) for c in (0, 3, 6)) for r in range(9)
+    )
+    assert main(["solve", write(tmp_path, boxed)]) == 0
+    assert "4 8 3 | 9 2 1 | 6 5 7" in capsys.readouterr().out
 
 
 def test_limit_one_and_counting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
