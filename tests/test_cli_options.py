@@ -1,0 +1,69 @@
+"""CLI options end to end: progress line, --timeout, --format, --box, on the real command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from satsudoku.cli import main
+from tests.conftest import BUNDLED
+
+EMPTY_4X4 = "." * 16
+
+
+def _write(tmp_path: Path, text: str, name: str = "p.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_progress_line_counts_puzzles_and_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (BUNDLED / "17clue.txt").read_text().split()[:5]
+    path = _write(tmp_path, "\n".join(lines) + "\n")
+    assert main(["solve", path, "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 5
+    assert captured.err.rstrip().endswith("unique 5") and "5 puzzles" in captured.err
+    assert main(["solve", path, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "sat", "cpsat"])
+def test_timeout_ends_an_endless_count_as_it_should(
+    backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "." * 81 + "\n")
+    args = ["solve", path, "--backend", backend, "--limit", "1000000", "--timeout", "0.3"]
+    assert main([*args, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    # Some grids were found before time ran out, so the verdict is already "multiple".
+    assert record["status"] == "multiple" and record["count"] is None
+    assert record["stats"]["stopped"] == "timeout" and record["time_s"] < 3
+
+
+def test_format_settles_a_block_of_sixteen_symbol_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """16 lines of 16 symbols are 16 4x4 puzzles or one 16x16 grid: --format decides."""
+    path = _write(tmp_path, "\n".join([EMPTY_4X4] * 16) + "\n")
+    assert main(["count", path, "--format", "line"]) == 0
+    assert capsys.readouterr().out.split() == ["288"] * 16
+    assert main(["count", path, "--format", "grid", "--limit", "3"]) == 0
+    assert capsys.readouterr().out.strip() == ">= 3 (limit reached)"  # one 16x16 puzzle
+
+
+def test_box_option_decides_which_cells_share_a_box(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """r1c1 and r2c3 share a 2x3 box (the default for 6x6) but not a 3x2 one."""
+    givens = ["."] * 36
+    givens[0] = givens[6 + 2] = "1"
+    path = _write(tmp_path, "".join(givens) + "\n")
+    assert main(["solve", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "unsatisfiable"
+    assert main(["solve", path, "--box", "3x2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "multiple"
