@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from pathlib import Path
 
 import pytest
 from pysat.solvers import Solver
 
-from satsudoku import Shape
+from satsudoku import Shape, get_backend
 from satsudoku.grid import Grid
-from satsudoku.proof.certificate import make_certificate, verify_certificate
+from satsudoku.io import read_puzzles
+from satsudoku.proof.certificate import (
+    CertificateTimeoutError,
+    make_certificate,
+    verify_certificate,
+)
 from satsudoku.proof.drat import ProofFormatError, check_drat, parse_dimacs, parse_drat
-from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
+from satsudoku.puzzle import Puzzle
+from tests.conftest import BUNDLED, REPO, puzzle_from_line, sample_lines
 
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable
 
@@ -48,6 +57,36 @@ def test_parsers_reject_garbage() -> None:
         parse_dimacs("p cnf 2 2\n1 2 0\n")
     with pytest.raises(ProofFormatError):
         parse_drat("a\x01\x02\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("p cnf 5 3\n1 2 0\n-1 0\n", "line 1: the header declares 3 clauses, the file has 2"),
+        ("p cnf 2 1\n1 2 0\n-1 0\n", "line 3: clause 2, but the header (line 1) declares 1"),
+        ("c x\np cnf 2 2\n1 2 0\n-1 3 0\n", "line 4: literal 3 exceeds the 2 variables"),
+        ("p cnf 2 2\n1 2 0\n-1 -3 0\n", "line 3: literal -3 exceeds the 2 variables"),
+        ("1 2 0\np cnf 2 1\n", "line 1: a clause before the 'p cnf' header"),
+        ("p cnf 2 1\np cnf 2 1\n1 0\n", "line 2: a second 'p cnf' header"),
+        ("p cnf two 1\n1 0\n", "line 1: bad DIMACS header"),
+    ],
+)
+def test_dimacs_must_keep_the_header_s_promise(text: str, error: str) -> None:
+    with pytest.raises(ProofFormatError, match=re.escape(error)):
+        parse_dimacs(text)
+    assert parse_dimacs("p cnf 2 2\n1 2 0\n-1 0\n") == (2, [[1, 2], [-1]])
+
+
+def test_a_certificate_whose_header_lies_is_rejected(tmp_path: Path) -> None:
+    puzzle = puzzle_from_line(sample_lines(BUNDLED / "17clue.txt", 1)[0], Shape(3, 3))
+    solution = get_backend("bitmask").solve(puzzle).solutions
+    folder = make_certificate(puzzle, solution).write(tmp_path / "c")
+    cnf = folder / "formula.cnf"
+    text = cnf.read_text()
+    header = next(line for line in text.splitlines() if line.startswith("p cnf"))
+    cnf.write_text(text.replace(header, "p cnf 5 " + header.split()[3]))
+    check = verify_certificate(folder)
+    assert not check.ok and "exceeds the 5 variables" in check.messages[-1]
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
@@ -112,12 +151,13 @@ def test_unjustified_clauses_and_wrong_solutions_are_rejected(tmp_path: Path) ->
     assert not check.ok and "not a solution" in check.messages[0]
 
 
-def test_unsatisfiable_certificate(tmp_path: Path) -> None:
+def test_unsatisfiable_certificate_refuted_by_unit_propagation(tmp_path: Path) -> None:
     values = [0] * 81
     values[0] = values[10] = 5  # r1c1 = r2c2 = 5: same box
     puzzle = puzzle_from_line("".join(str(v) if v else "." for v in values), Shape(3, 3))
     folder = make_certificate(puzzle, []).write(tmp_path / "u")
-    assert verify_certificate(folder).ok
+    check = verify_certificate(folder)
+    assert check.ok and "unit propagation alone" in check.messages[-1]
     assert (folder / "solution.txt").read_text().strip() == "none"
 
 
@@ -127,3 +167,188 @@ def test_16x16_certificate_is_checked_quickly(tmp_path: Path) -> None:
     grid = Grid(16, tuple(ord(ch) - ord("A") + 1 for ch in known))
     folder = make_certificate(puzzle, [grid]).write(tmp_path / "big")
     assert verify_certificate(folder).ok
+
+
+# ---------------------------------------------------------------------------------------------
+# Refutations that need lemmas: the checker must really check them.
+
+TDOKU = BUNDLED / "tdoku-test-puzzles.labeled.txt"
+
+
+def _tdoku_unsat() -> Puzzle:
+    """tdoku-test-puzzles line 21, a ':0' puzzle that unit propagation alone does not refute."""
+    line = TDOKU.read_text().splitlines()[20]
+    assert line.endswith(":0")
+    return puzzle_from_line(line.split(":")[0], Shape(3, 3))
+
+
+def _lemma_positions(steps: list[tuple[bool, list[int]]]) -> list[int]:
+    """Index in `steps` of lemma k + 1 (deletions skipped), for k = 0, 1, ..."""
+    return [i for i, (deletion, _) in enumerate(steps) if not deletion]
+
+
+def test_unsatisfiable_certificate_whose_proof_needs_lemmas(tmp_path: Path) -> None:
+    folder = make_certificate(_tdoku_unsat(), []).write(tmp_path / "u")
+    check = verify_certificate(folder)
+    assert check.ok, check.messages
+    clauses = parse_dimacs((folder / "formula.cnf").read_text())[1]
+    steps = parse_drat((folder / "proof.drat").read_text())
+    verdict = check_drat(clauses, steps)
+    assert verdict.ok and verdict.checked >= 100  # 177 of 796 with CaDiCaL 1.9.5
+    assert "unit propagation alone" not in verdict.message
+    at = _lemma_positions(steps)
+    needed = [k - 1 for k in verdict.needed]  # 0-based lemma numbers, in proof order
+
+    altered = list(steps)  # the earliest needed lemma, negated: later lemmas lose their RUP
+    altered[at[needed[0]]] = (False, [-lit for lit in steps[at[needed[0]]][1]])
+    bad = check_drat(clauses, altered)
+    assert not bad.ok and "is neither RUP nor RAT" in bad.message
+
+    dropped = {at[k] for k in needed[: len(needed) // 2]}  # the first half of what is needed
+    bad = check_drat(clauses, [step for i, step in enumerate(steps) if i not in dropped])
+    assert not bad.ok and "is neither RUP nor RAT" in bad.message
+
+    # A given unit weakened by a second literal: the proof no longer refutes the formula,
+    # and the certificate check finds the clause unjustified before it gets that far.
+    given = next(i for i, clause in enumerate(clauses) if len(clause) == 1)
+    weaker = [*clauses[:given], [clauses[given][0], -clauses[given][0] - 1], *clauses[given + 1 :]]
+    assert not check_drat(weaker, steps).ok
+    _write_formula(folder, weaker)
+    check = verify_certificate(folder)
+    assert not check.ok and f"clause {given + 1} " in check.messages[-1]
+    _write_formula(folder, [*clauses, [1, 2]])  # an extra clause, header updated
+    check = verify_certificate(folder)
+    extra = f"clause {len(clauses) + 1} (1 2 0) is not justified"
+    assert not check.ok and extra in check.messages[-1]
+    _write_formula(folder, clauses)
+    assert verify_certificate(folder).ok
+
+
+def _write_formula(folder: Path, clauses: list[list[int]]) -> None:
+    """Replace formula.cnf by `clauses`, with a header that matches them (729 + auxiliaries)."""
+    num_vars = parse_dimacs((folder / "formula.cnf").read_text())[0]
+    body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+    (folder / "formula.cnf").write_text(f"p cnf {num_vars} {len(clauses)}\n{body}")
+
+
+def test_unique_hard_puzzle_certificate_needs_many_lemmas(tmp_path: Path) -> None:
+    line = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines()[11]
+    puzzle = puzzle_from_line(line, Shape(3, 3))
+    solution = get_backend("bitmask").solve(puzzle).solutions
+    folder = make_certificate(puzzle, solution).write(tmp_path / "h")
+    check = verify_certificate(folder)
+    assert check.ok, check.messages
+    clauses = parse_dimacs((folder / "formula.cnf").read_text())[1]
+    steps = parse_drat((folder / "proof.drat").read_text())
+    verdict = check_drat(clauses, steps)
+    assert verdict.checked >= 200  # 354 of 946 with CaDiCaL 1.9.5
+    at = _lemma_positions(steps)
+    dropped = {at[k - 1] for k in verdict.needed[: len(verdict.needed) // 2]}
+    kept = "\n".join(
+        ("d " if deletion else "") + " ".join(map(str, clause)) + " 0"
+        for i, (deletion, clause) in enumerate(steps)
+        if i not in dropped
+    )
+    (folder / "proof.drat").write_text(kept + "\n")
+    check = verify_certificate(folder)
+    assert not check.ok and "neither RUP nor RAT" in check.messages[-1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Deadlines, and what a certificate folder holds.
+
+
+def test_a_deadline_stops_certificate_generation() -> None:
+    puzzle = _tdoku_unsat()
+    with pytest.raises(CertificateTimeoutError):
+        make_certificate(puzzle, [], deadline=time.perf_counter() - 1)  # passed already
+    with pytest.raises(CertificateTimeoutError):
+        make_certificate(puzzle, [], deadline=time.perf_counter() + 1e-4)
+    # A deadline far away: the refutation is built in conflict-budget slices, and still checks.
+    for solver in ("cadical195", "glucose4"):
+        cert = make_certificate(puzzle, [], solver=solver, deadline=time.perf_counter() + 60)
+        assert check_drat(cert.clauses, parse_drat("\n".join(cert.proof))).checked >= 100
+
+
+def test_writing_over_a_certificate_leaves_no_partial_files(tmp_path: Path) -> None:
+    puzzle = puzzle_from_line(sample_lines(BUNDLED / "top1465.txt", 1)[0], Shape(3, 3))
+    solution = get_backend("bitmask").solve(puzzle).solutions
+    folder = make_certificate(puzzle, solution).write(tmp_path / "c")
+    make_certificate(puzzle, solution, solver="glucose4").write(folder)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["formula.cnf", "manifest.json", "proof.drat", "solution.txt"]
+    )
+    assert json.loads((folder / "manifest.json").read_text())["solver"] == "glucose4"
+    assert verify_certificate(folder).ok
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        ({"solution.txt": "12345\n"}, "solution.txt: expected 81 symbols"),
+        ({"manifest.json": "{"}, "manifest.json: not JSON"),
+        ({"manifest.json": '{"format": "satsudoku-certificate/1", "puzzle": 5}'}, "object"),
+        ({"proof.drat": "x y\n"}, "proof.drat: line 1"),
+        ({"formula.cnf": b"\xff\xfe"}, "unreadable"),
+    ],
+)
+def test_an_unreadable_certificate_is_rejected_not_raised(
+    bad: dict[str, str | bytes], reason: str, tmp_path: Path
+) -> None:
+    puzzle = puzzle_from_line(sample_lines(BUNDLED / "top1465.txt", 1)[0], Shape(3, 3))
+    solution = get_backend("bitmask").solve(puzzle).solutions
+    folder = make_certificate(puzzle, solution).write(tmp_path / "c")
+    for name, content in bad.items():
+        path = folder / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    check = verify_certificate(folder)
+    assert not check.ok and len(check.messages) == 1 and reason in check.messages[0]
+    (folder / "proof.drat").unlink()
+    check = verify_certificate(folder)
+    assert not check.ok and "missing proof.drat" in check.messages[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Variant certificates: auxiliary variables, re-derived clause by clause.
+
+KILLER_6 = REPO / "models" / "variants" / "killer" / "killer-6x6.json"
+LITTLE_KILLER_6 = REPO / "models" / "variants" / "sums" / "littlekiller-6x6.json"
+
+
+@pytest.mark.parametrize("model", [KILLER_6, LITTLE_KILLER_6], ids=["killer", "littlekiller"])
+def test_auxiliary_clauses_are_re_derived_and_tampering_is_caught(
+    model: Path, tmp_path: Path
+) -> None:
+    (puzzle,) = read_puzzles(model)
+    solution = get_backend("bitmask").solve(puzzle).solutions
+    certificate = make_certificate(puzzle, solution)
+    folder = certificate.write(tmp_path / "v")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    aux = manifest["auxiliary_variables"]
+    assert aux > 0 and manifest["variables"] == 6**3 + aux
+    check = verify_certificate(folder)
+    assert check.ok and f"{aux} auxiliary variables re-derived" in check.messages[1]
+
+    clauses = parse_dimacs((folder / "formula.cnf").read_text())[1]
+    first = next(i for i, clause in enumerate(clauses) if max(map(abs, clause)) > 6**3)
+    for tamper in (_next_auxiliary, _negate_auxiliary):  # same size, same header
+        _write_formula(folder, [*clauses[:first], tamper(clauses[first]), *clauses[first + 1 :]])
+        check = verify_certificate(folder)
+        assert not check.ok and f"clause {first + 1} " in check.messages[-1], tamper
+    _write_formula(folder, clauses)
+    assert verify_certificate(folder).ok
+    manifest["auxiliary_variables"] = aux + 1
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    check = verify_certificate(folder)
+    wrong = f"{aux + 1} auxiliary variables, the encoding has {aux}"
+    assert not check.ok and wrong in check.messages[-1]
+
+
+def _next_auxiliary(clause: list[int]) -> list[int]:
+    """The clause with each auxiliary variable renumbered to the next one."""
+    return [lit + 1 if lit > 6**3 else lit - 1 if lit < -(6**3) else lit for lit in clause]
+
+
+def _negate_auxiliary(clause: list[int]) -> list[int]:
+    """The clause with each auxiliary literal negated."""
+    return [-lit if abs(lit) > 6**3 else lit for lit in clause]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from satsudoku.backends import get_backend
 from satsudoku.cli import main
+from satsudoku.commands import prove
 from satsudoku.io import read_puzzles
 from satsudoku.proof.drat import parse_dimacs
 from tests.conftest import BUNDLED, sample_lines
@@ -42,6 +45,62 @@ def test_prove_then_verify_then_tamper(
     (certs / "0002" / "proof.drat").write_text("0\n")
     assert main(["verify-certificate", str(certs / "0002")]) == 1
     assert "REJECTED" in capsys.readouterr().out
+
+
+def test_one_bad_certificate_does_not_stop_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "three.txt"
+    path.write_text("\n".join(sample_lines(BUNDLED / "top1465.txt", 3)) + "\n")
+    certs = tmp_path / "certs"
+    assert main(["prove", str(path), "--certificate", str(certs)]) == 0
+    (certs / "0001" / "solution.txt").write_text("12345\n")
+    (certs / "0002" / "manifest.json").write_text("{")
+    capsys.readouterr()
+    assert main(["verify-certificate", str(certs)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{certs / '0001'}: REJECTED"
+    assert "solution.txt: expected 81 symbols" in out[1]
+    assert out[2] == f"{certs / '0002'}: REJECTED" and "manifest.json: not JSON" in out[3]
+    assert out[4] == f"{certs / '0003'}: VERIFIED"
+    assert out[-1] == "3 certificates: 1 verified, 2 rejected"
+    (certs / "0002" / "manifest.json").unlink()  # no manifest: still a (broken) certificate
+    assert main(["verify-certificate", str(certs)]) == 1
+    assert "missing manifest.json" in capsys.readouterr().out
+
+
+def test_prove_with_a_tiny_timeout_writes_nothing(
+    two_puzzles: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    certs = tmp_path / "certs"
+    args = ["prove", str(two_puzzles), "--certificate", str(certs), "--timeout", "0.000001"]
+    assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"puzzle {i}: unknown (no verdict within the time limit)" for i in (1, 2)]
+    assert not certs.exists()
+
+
+def test_prove_out_of_time_while_certifying_is_unknown(
+    two_puzzles: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search settles the puzzle; the proof-logging solve then runs out of time."""
+    real = prove.make_certificate
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        return real(*args, **{**kwargs, "deadline": time.perf_counter() + 1e-4})
+
+    monkeypatch.setattr(prove, "make_certificate", late)
+    certs = tmp_path / "certs"
+    assert main(["prove", str(two_puzzles), "--certificate", str(certs), "--timeout", "60"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "puzzle 1: unknown (the search says unique, but its refutation was not finished "
+        "within the time limit; no certificate written)"
+    )
+    assert not certs.exists()
 
 
 def test_prove_unsatisfiable_and_multiple(

@@ -4,14 +4,15 @@ directory, and checked without trusting any solver (see ARCHITECTURE.md, 'What a
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pysat.solvers import Solver
-
+from satsudoku.backends.pysat_tools import SolverRun, load, new_solver
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -42,7 +43,12 @@ PROOF_SOLVERS = (
     "glucose3",
     "lingeling",
 )
-_FILES = ("manifest.json", "formula.cnf", "proof.drat", "solution.txt")
+CERTIFICATE_FILES = ("manifest.json", "formula.cnf", "proof.drat", "solution.txt")
+
+
+class CertificateTimeoutError(Exception):
+    """The proof-logging solve reached the deadline: there is no certificate, and the verdict
+    it was to certify stays unproved."""
 
 
 @dataclass
@@ -64,6 +70,11 @@ class SatCertificate:
     def clauses(self) -> list[Clause]:
         return self.formula.clauses
 
+    @property
+    def auxiliary_variables(self) -> int:
+        """Variables past n³ (cage and table selectors, sum states), re-derived by the verifier."""
+        return self.formula.num_vars - self.puzzle.size**3
+
     def formula_text(self) -> str:
         comments = header_comments(self.puzzle, self.formula)
         if self.status == "unique":
@@ -84,6 +95,7 @@ class SatCertificate:
             "amo": AtMostOne.PAIRWISE.value,
             "solver": self.solver,
             "variables": self.formula.num_vars,
+            "auxiliary_variables": self.auxiliary_variables,
             "clauses": len(self.clauses),
             "lemmas": sum(1 for line in self.proof if not line.startswith("d")),
             "deletions": sum(1 for line in self.proof if line.startswith("d")),
@@ -97,18 +109,31 @@ class SatCertificate:
         return summary
 
     def write(self, directory: str | Path) -> Path:
-        """Write manifest.json, formula.cnf, proof.drat and solution.txt into `directory`."""
+        """Write formula.cnf, proof.drat, solution.txt, then manifest.json into `directory`.
+
+        A folder is a certificate once it holds manifest.json, so an old manifest goes first
+        and the new one comes last, each file renamed into place whole: an interrupted write
+        leaves no manifest, never a manifest beside half-written evidence.
+        """
         from satsudoku.io import format_line
 
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "manifest.json").write_text(json.dumps(self.manifest(), indent=2) + "\n")
-        (out / "formula.cnf").write_text(self.formula_text())
-        (out / "proof.drat").write_text("\n".join(self.proof) + "\n")
+        (out / "manifest.json").unlink(missing_ok=True)
         n = self.puzzle.size
         solution = format_line(self.solution, Alphabet.default(n)) if self.solution else "none"
-        (out / "solution.txt").write_text(solution + "\n")
+        _write_whole(out / "formula.cnf", self.formula_text())
+        _write_whole(out / "proof.drat", "\n".join(self.proof) + "\n")
+        _write_whole(out / "solution.txt", solution + "\n")
+        _write_whole(out / "manifest.json", json.dumps(self.manifest(), indent=2) + "\n")
         return out
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write `text` to a temporary name and rename it, so `path` is never half-written."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text)
+    os.replace(partial, path)
 
 
 def make_certificate(
@@ -117,11 +142,14 @@ def make_certificate(
     *,
     encoding: Encoding | str = Encoding.EXTENDED,
     solver: str = PROOF_SOLVER,
+    deadline: float | None = None,
 ) -> SatCertificate:
     """Certify 'unique' (one solution given) or 'unsatisfiable' (none) with a DRAT refutation.
 
-    The formula uses pairwise at-most-one, so it has no auxiliary variables (tables with very
-    many forbidden tuples excepted) and every clause can be traced back to the puzzle.
+    The formula uses pairwise at-most-one: classic and house-only rules have no auxiliary
+    variables; cages, sums and large tables bring deterministic ones, which the verifier
+    re-derives clause by clause. With `deadline` (a perf_counter time) the proof-logging solve
+    runs in conflict-budget slices and raises CertificateTimeoutError when time runs out.
     """
     encoding = parse_encoding(encoding)
     if encoding is Encoding.REDUCED:
@@ -132,14 +160,12 @@ def make_certificate(
         )
     if len(solutions) > 1:
         raise PuzzleError("a puzzle with several solutions has no refutation to certify")
+    _check_time(deadline, solver)  # encoding a 25x25 formula alone takes ~0.8 s
     formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
     solution = solutions[0] if solutions else None
     if solution is not None:
         formula.clauses.append(formula.block(solution, puzzle.givens))
-    with Solver(name=solver, bootstrap_with=formula.clauses, with_proof=True) as sat:
-        if sat.solve():
-            raise BackendBugError(f"{solver} found a model of a formula the verdict says is unsat")
-        proof = [line for line in sat.get_proof() if line.strip()]
+    proof = _refute(formula, solver, deadline)
     return SatCertificate(
         puzzle,
         "unique" if solution is not None else "unsatisfiable",
@@ -148,6 +174,32 @@ def make_certificate(
         solver,
         proof,
     )
+
+
+def _refute(formula: CnfFormula, solver: str, deadline: float | None) -> list[str]:
+    """The proof-logging solver's DRAT lines for `formula`, which must be unsatisfiable."""
+    sat = new_solver(solver, with_proof=True)
+    try:
+        if not load(sat, formula, deadline):
+            raise _timed_out(solver)
+        answer = SolverRun(sat, solver).solve([], deadline)
+        if answer is None:
+            raise _timed_out(solver)
+        if answer:
+            raise BackendBugError(f"{solver} found a model of a formula the verdict says is unsat")
+        return [line for line in sat.get_proof() if line.strip()]
+    finally:
+        sat.delete()
+
+
+def _check_time(deadline: float | None, solver: str) -> None:
+    """Give up early once `deadline` (a perf_counter time) has passed: no work is wasted."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise _timed_out(solver)
+
+
+def _timed_out(solver: str) -> CertificateTimeoutError:
+    return CertificateTimeoutError(f"{solver} did not finish the refutation in time")
 
 
 @dataclass(frozen=True)
@@ -160,9 +212,23 @@ class CertificateCheck:
 
 
 def verify_certificate(directory: str | Path, *, use_drat_trim: bool = True) -> CertificateCheck:
-    """Check a certificate directory without trusting the solver that wrote it."""
+    """Check a certificate directory without trusting the solver that wrote it.
+
+    Anything missing, unreadable or inconsistent is a rejection with a one-line reason, never
+    an exception, so one bad certificate does not stop the check of a folder of them.
+    """
     folder = Path(directory)
-    missing = [name for name in _FILES if not (folder / name).is_file()]
+    try:
+        return _verify(folder, use_drat_trim)
+    except PuzzleError as exc:
+        return CertificateCheck(False, (exc.located(),))
+    except (OSError, UnicodeDecodeError) as exc:
+        return CertificateCheck(False, (f"unreadable: {exc}",))
+
+
+def _verify(folder: Path, use_drat_trim: bool) -> CertificateCheck:
+    """`verify_certificate`, raising PuzzleError for what makes the folder unreadable."""
+    missing = [name for name in CERTIFICATE_FILES if not (folder / name).is_file()]
     if missing:
         raise PuzzleError(f"{folder}: not a certificate (missing {', '.join(missing)})")
     manifest = _read_manifest(folder)
@@ -171,26 +237,52 @@ def verify_certificate(directory: str | Path, *, use_drat_trim: bool = True) -> 
     if status not in ("unique", "unsatisfiable"):
         raise PuzzleError(f"{folder}/manifest.json: status must be unique or unsatisfiable")
     encoding = parse_encoding(str(manifest.get("encoding", "")))
+    if encoding is Encoding.REDUCED:
+        raise PuzzleError(f"{folder}/manifest.json: certificates never use the reduced encoding")
     solution = _read_solution(folder, puzzle) if status == "unique" else None
-    try:
-        _, clauses = parse_dimacs((folder / "formula.cnf").read_text())
-        steps = parse_drat((folder / "proof.drat").read_text())
-    except ProofFormatError as exc:
-        return CertificateCheck(False, (f"unreadable: {exc.message}",))
+    clauses = _read_formula(folder / "formula.cnf")
+    steps = _read_proof(folder / "proof.drat")
     messages: list[str] = []
     if solution is not None:
         if broken := violations(puzzle, solution):
             return CertificateCheck(False, (f"solution.txt is not a solution: {broken[0]}",))
         messages.append("solution.txt solves the puzzle")
-    problem = unjustified_clause(puzzle, encoding, clauses, solution)
+    rules = _rules(puzzle, encoding)
+    aux = rules.num_vars - puzzle.size**3
+    problem = _aux_mismatch(manifest, aux) or _unjustified(rules, puzzle, clauses, solution)
     if problem:
         return CertificateCheck(False, (*messages, problem))
-    messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle")
+    derived = f"{aux} auxiliary variables re-derived" if aux else "no auxiliary variables"
+    messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle ({derived})")
     verdict = check_drat(clauses, steps)
     messages.append(("proof.drat: " if verdict.ok else "proof.drat rejected: ") + verdict.message)
     trim = run_drat_trim(folder) if use_drat_trim else None
     ok = verdict.ok and (trim is None or trim.startswith("verified"))
     return CertificateCheck(ok, tuple(messages), trim)
+
+
+def _aux_mismatch(manifest: dict[str, Any], aux: int) -> str | None:
+    """The manifest's auxiliary-variable count must be the re-derived one (absent: older file)."""
+    claimed = manifest.get("auxiliary_variables", aux)
+    if claimed == aux and not isinstance(claimed, bool):
+        return None
+    return f"manifest.json: {claimed!r} auxiliary variables, the encoding has {aux}"
+
+
+def _read_formula(path: Path) -> list[Clause]:
+    """The clauses of formula.cnf; a PuzzleError naming the file when it does not parse."""
+    try:
+        return parse_dimacs(path.read_text())[1]
+    except ProofFormatError as exc:
+        raise PuzzleError(f"{path.name}: {exc.message}") from None
+
+
+def _read_proof(path: Path) -> list[tuple[bool, Clause]]:
+    """The steps of proof.drat; a PuzzleError naming the file when it does not parse."""
+    try:
+        return parse_drat(path.read_text())
+    except ProofFormatError as exc:
+        raise PuzzleError(f"{path.name}: {exc.message}") from None
 
 
 def check_certificate(cert: SatCertificate) -> CertificateCheck:
@@ -208,7 +300,18 @@ def unjustified_clause(
     puzzle: Puzzle, encoding: Encoding, clauses: list[Clause], solution: Grid | None
 ) -> str | None:
     """The first clause that is neither a rule clause, a given nor the blocking clause."""
-    rules = encode_rules(puzzle.shape, puzzle.constraints(), encoding, AtMostOne.PAIRWISE)
+    return _unjustified(_rules(puzzle, encoding), puzzle, clauses, solution)
+
+
+def _rules(puzzle: Puzzle, encoding: Encoding) -> CnfFormula:
+    """The puzzle's rules re-encoded as the certificate's formula was (auxiliaries included)."""
+    return encode_rules(puzzle.shape, puzzle.constraints(), encoding, AtMostOne.PAIRWISE)
+
+
+def _unjustified(
+    rules: CnfFormula, puzzle: Puzzle, clauses: list[Clause], solution: Grid | None
+) -> str | None:
+    """`unjustified_clause` against rules already re-encoded."""
     justified = {frozenset(clause) for clause in rules.clauses}
     n = puzzle.size
     justified.update(frozenset([i * n + d]) for i, d in enumerate(puzzle.givens.values) if d)
@@ -268,5 +371,9 @@ def _read_solution(folder: Path, puzzle: Puzzle) -> Grid:
     symbols = Alphabet.default(n).symbols
     text = (folder / "solution.txt").read_text().strip()
     if len(text) != n * n or any(ch not in symbols for ch in text):
-        raise PuzzleError(f"{folder}/solution.txt: expected {n * n} symbols from {symbols!r}")
+        shown = text[:20] + ("..." if len(text) > 20 else "")
+        raise PuzzleError(
+            f"{folder}/solution.txt: expected {n * n} symbols from {symbols!r}, "
+            f"found {len(text)} ({shown!r})"
+        )
     return Grid(n, tuple(symbols.index(ch) + 1 for ch in text))

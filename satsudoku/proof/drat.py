@@ -29,12 +29,16 @@ class DratVerdict:
     lemmas: int = 0
     checked: int = 0
     deletions: int = 0
+    needed: tuple[int, ...] = ()  # 1-based numbers of the lemmas checked, in proof order
 
 
 def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
-    """The declared variable count and the clauses of a DIMACS CNF text."""
-    num_vars = -1
-    declared = -1
+    """The declared variable count and the clauses of a DIMACS CNF text.
+
+    The header is a promise the checker holds the file to: a literal past the declared
+    variables, or more or fewer clauses than declared, is a one-line error naming the line.
+    """
+    header: tuple[int, int, int] | None = None  # (line, variables, clauses)
     clauses: list[Clause] = []
     current: Clause = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -42,28 +46,59 @@ def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
         if not stripped or stripped[0] in "c%":
             continue
         if stripped.startswith("p"):
-            parts = stripped.split()
-            if len(parts) != 4 or parts[1] != "cnf":
-                raise ProofFormatError(f"line {lineno}: bad DIMACS header {stripped!r}")
-            num_vars, declared = int(parts[2]), int(parts[3])
+            if header is not None:
+                raise ProofFormatError(f"line {lineno}: a second 'p cnf' header")
+            header = (lineno, *_header_counts(stripped, lineno))
             continue
-        try:
-            lits = [int(tok) for tok in stripped.split()]
-        except ValueError:
-            raise ProofFormatError(f"line {lineno}: not a DIMACS clause: {stripped!r}") from None
-        for lit in lits:
+        if header is None:
+            raise ProofFormatError(f"line {lineno}: a clause before the 'p cnf' header")
+        _, num_vars, declared = header
+        for lit in _literals(stripped, lineno):
             if lit == 0:
+                if len(clauses) == declared:
+                    raise ProofFormatError(
+                        f"line {lineno}: clause {declared + 1}, but the header (line "
+                        f"{header[0]}) declares {declared} clauses"
+                    )
                 clauses.append(current)
                 current = []
+            elif abs(lit) > num_vars:
+                raise ProofFormatError(
+                    f"line {lineno}: literal {lit} exceeds the {num_vars} variables the "
+                    f"header (line {header[0]}) declares"
+                )
             else:
                 current.append(lit)
-    if num_vars < 0:
+    if header is None:
         raise ProofFormatError("no 'p cnf' header")
     if current:
         raise ProofFormatError("the last clause is not terminated by 0")
-    if declared != len(clauses):
-        raise ProofFormatError(f"header declares {declared} clauses, found {len(clauses)}")
-    return num_vars, clauses
+    if header[2] != len(clauses):
+        raise ProofFormatError(
+            f"line {header[0]}: the header declares {header[2]} clauses, the file has "
+            f"{len(clauses)}"
+        )
+    return header[1], clauses
+
+
+def _header_counts(stripped: str, lineno: int) -> tuple[int, int]:
+    """(variables, clauses) of a 'p cnf V C' line, both non-negative integers."""
+    parts = stripped.split()
+    if (
+        len(parts) == 4
+        and parts[:2] == ["p", "cnf"]
+        and all(x.isascii() and x.isdigit() for x in parts[2:])
+    ):
+        return int(parts[2]), int(parts[3])
+    raise ProofFormatError(f"line {lineno}: bad DIMACS header {stripped!r}")
+
+
+def _literals(stripped: str, lineno: int) -> list[int]:
+    """The integers of a clause line."""
+    try:
+        return [int(tok) for tok in stripped.split()]
+    except ValueError:
+        raise ProofFormatError(f"line {lineno}: not a DIMACS clause: {stripped!r}") from None
 
 
 def parse_drat(text: str) -> list[tuple[bool, Clause]]:
@@ -292,7 +327,7 @@ def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) 
             deletions,
         )
     marked = used
-    checked = 0
+    needed: list[int] = []
     for k in range(len(lemmas) - 1, -1, -1):
         cid = first + k
         if cid not in marked:
@@ -300,7 +335,7 @@ def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) 
         simplified = checker.clauses[cid]
         if simplified is None:
             continue  # satisfied by the formula's unit consequences
-        checked += 1
+        needed.append(k + 1)
         found = checker.rup(simplified, cid)
         if found is None and lemmas[k]:
             found = checker.rat(lemmas[k], cid)
@@ -309,14 +344,15 @@ def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) 
                 False,
                 f"lemma {k + 1} ({' '.join(map(str, lemmas[k]))} 0) is neither RUP nor RAT",
                 len(lemmas),
-                checked,
+                len(needed),
                 deletions,
             )
         marked |= found
     return DratVerdict(
         True,
-        f"valid refutation: {checked} of {len(lemmas)} lemmas needed and checked",
+        f"valid refutation: {len(needed)} of {len(lemmas)} lemmas needed and checked",
         len(lemmas),
-        checked,
+        len(needed),
         deletions,
+        tuple(reversed(needed)),
     )
