@@ -356,9 +356,10 @@ class Sandwich:
     digits `low` and `high` add up to `total`.
 
     Exact fallback: AllDifferent plus the Table of the qualifying permutations (at most 80,640
-    of the 9! for a 9-cell row; counted before they are built). Natively a backend can do far
-    better: CP-SAT with the positions of `low` and `high` as variables, SAT with one selector per
-    (position pair, digit set between), the bitmask search by checking completed lines.
+    of the 9! for a 9-cell row; counted before they are built, so 12×12 and larger lines are
+    refused). Every backend posts it natively instead, by its `layouts`: where the two crusts
+    stand and which digit set lies between them (at most a few hundred per 9×9 clue, where the
+    table has tens of thousands of rows). See each backend for how.
     """
 
     cells: tuple[Cell, ...]
@@ -374,24 +375,47 @@ class Sandwich:
             return True
         return _sandwich_total(tuple(placed), self.low, self.high) == self.total
 
-    def _layouts(self, size: int) -> Iterator[tuple[int, int, tuple[Digit, ...]]]:
-        """Every (position of low, position of high, digit set between) that fits the total."""
+    def layouts(self, size: int) -> list[tuple[int, int, tuple[Digit, ...]]]:
+        """Every (position of low, position of high, digit set between) that fits the total.
+
+        With the line's digits distinct, a solution matches exactly one layout: its crusts fix
+        both positions, and k different digits in the k cells between them are a k-set. None
+        when a crust is off the board or the crusts coincide.
+        """
         width = len(self.cells)
+        if self.low == self.high or not (1 <= self.low <= size and 1 <= self.high <= size):
+            return []
         inner = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
+        out: list[tuple[int, int, tuple[Digit, ...]]] = []
         for k in range(min(len(inner), width - 2) + 1):
             for between in itertools.combinations(inner, k):
                 if sum(between) != self.total:
                     continue
                 for i in range(width - k - 1):
-                    yield i, i + k + 1, between
-                    yield i + k + 1, i, between
+                    out.append((i, i + k + 1, between))
+                    out.append((i + k + 1, i, between))
+        return out
+
+    def layout_digits(self, size: int) -> list[tuple[frozenset[Digit], ...]]:
+        """Per layout (in `layouts` order), the digits each cell may hold under it: its crust,
+        the set between, or the digits left for the cells outside."""
+        every = frozenset(range(1, size + 1))
+        out = []
+        for p_low, p_high, between in self.layouts(size):
+            first, last = sorted((p_low, p_high))
+            middle = frozenset(between)
+            outer = every - middle - {self.low, self.high}
+            digits = [middle if first < i < last else outer for i in range(len(self.cells))]
+            digits[p_low], digits[p_high] = frozenset({self.low}), frozenset({self.high})
+            out.append(tuple(digits))
+        return out
 
     def count(self, size: int) -> int:
         """How many digit rows qualify, computed without building them."""
         width = len(self.cells)
         outside = size - 2  # digits other than low and high
         ways = 0
-        for _, _, between in self._layouts(size):
+        for _, _, between in self.layouts(size):
             rest = width - 2 - len(between)  # cells outside the sandwich
             ways += math.factorial(len(between)) * math.perm(outside - len(between), rest)
         return ways
@@ -399,7 +423,7 @@ class Sandwich:
     def _rows(self, size: int) -> Iterator[tuple[Digit, ...]]:
         width = len(self.cells)
         others = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
-        for p_low, p_high, between in self._layouts(size):
+        for p_low, p_high, between in self.layouts(size):
             inside = range(min(p_low, p_high) + 1, max(p_low, p_high))
             rest_positions = [
                 i for i in range(width) if i not in inside and i not in (p_low, p_high)

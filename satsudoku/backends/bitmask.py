@@ -8,8 +8,9 @@ the cell with the fewest candidates, ties going to the one with most open peers.
 generic over houses: any all-different group adds peers, any n-cell group also takes part in
 hidden singles and locked candidates, and tables are kept arc-consistent (two-cell ones through
 per-digit supports). Killer cages and renban lines (`DigitSets`) and linear sums (`Sum`: little
-killers, arrows) are native rather than Tables, which grow as |sets|·k! and past MAX_TABLE: a
-cage keeps its cells within the still-possible digit sets, a sum prunes by bounds.
+killers, arrows) and sandwiches are native rather than Tables, which grow as |sets|·k! and
+past MAX_TABLE: a cage keeps its cells within the still-possible digit sets, a sum prunes by
+bounds, a sandwich keeps its cells within its still-possible layouts.
 
 Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
 summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
@@ -20,10 +21,10 @@ candidate is the field's lowest bit; once a cell is placed its bit moves to the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from operator import itemgetter
+from functools import lru_cache, reduce
+from operator import and_, itemgetter, or_
 from typing import Any
 
 from satsudoku.constraints import (
@@ -32,6 +33,7 @@ from satsudoku.constraints import (
     Allowed,
     Constraint,
     DigitSets,
+    Sandwich,
     Sum,
     Table,
     lower,
@@ -64,7 +66,7 @@ def _one_cell(i: int) -> _Getter:
     return lambda cands: (cands[i],)
 
 
-NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)  # posted as they are
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich)  # posted as they are
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,21 @@ class _SumIdx:
     get: _Getter
     weights: tuple[int, ...]
     total: int
+
+
+@dataclass(frozen=True)
+class _SandwichIdx:
+    """A `Sandwich` over flat cell indices, its layouts grouped by where the crusts stand.
+
+    Per position pair: the crusts' positions, a getter of the cells between, and per digit set
+    between, the open bits each position may hold and the set's bits.
+    """
+
+    cells: tuple[int, ...]
+    get: _Getter
+    low: int  # open bit of the low crust
+    high: int
+    pairs: tuple[tuple[int, int, _Getter, tuple[tuple[tuple[int, ...], int], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -130,6 +147,7 @@ class _Kernel:
         pairs: list[_PairIdx] = []
         cages: list[_CageIdx] = []
         sums: list[_SumIdx] = []
+        sandwiches: list[_SandwichIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         for constraint in constraints:
             if isinstance(constraint, AllDifferent):
@@ -157,6 +175,10 @@ class _Kernel:
                     groups.append((cells[a], cells[b]))
                 weights = constraint.coefficients()
                 sums.append(_SumIdx(cells, _getter(cells), weights, constraint.total))
+            elif isinstance(constraint, Sandwich):
+                group = tuple(r * n + c for r, c in constraint.cells)
+                groups.append(group)  # its digits are distinct: the cells are peers
+                sandwiches.append(self._sandwich_index(constraint, group))
             elif isinstance(constraint, Allowed):
                 r, c = constraint.cell
                 allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
@@ -192,6 +214,7 @@ class _Kernel:
         self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
             *((cage.get, self._cage, cage) for cage in cages),
             *((constraint.get, self._sum, constraint) for constraint in sums),
+            *((sandwich.get, self._sandwich, sandwich) for sandwich in sandwiches),
             *((pair.get, self._pair, pair) for pair in pairs),
             *((table.get, self._table, table) for table in tables),
         )
@@ -215,6 +238,32 @@ class _Kernel:
         self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
         self.peer_getters = tuple(map(_getter, self.peers))
+
+    def _sandwich_index(self, sandwich: Sandwich, cells: tuple[int, ...]) -> _SandwichIdx:
+        """The layouts of a sandwich as open bits per position (built once per kernel)."""
+        n, bits = self.n, self.bit
+
+        def as_bits(digits: Iterable[int]) -> int:
+            return sum(bits[d - 1] for d in digits)
+
+        grouped: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
+        for (p_low, p_high, middle), allowed in zip(
+            sandwich.layouts(n), sandwich.layout_digits(n), strict=True
+        ):
+            layout = (tuple(map(as_bits, allowed)), as_bits(middle))
+            grouped.setdefault((p_low, p_high), []).append(layout)
+        pairs = tuple(
+            (
+                p_low,
+                p_high,
+                _getter(tuple(range(min(p_low, p_high) + 1, max(p_low, p_high)))),
+                tuple(layouts),
+            )
+            for (p_low, p_high), layouts in grouped.items()
+        )
+        low = as_bits([sandwich.low]) if 1 <= sandwich.low <= n else 0
+        high = as_bits([sandwich.high]) if 1 <= sandwich.high <= n else 0
+        return _SandwichIdx(cells, _getter(cells), low, high, pairs)
 
     def _locked(self, cands: Masks) -> int:
         """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
@@ -497,6 +546,41 @@ class _Kernel:
                 return dirty
             masks = constraint.get(cands)
 
+    def _sandwich(self, cands: Masks, sandwich: _SandwichIdx, masks: tuple[int, ...]) -> int:
+        """Layout consistency on one sandwich: dirty houses, or -1 on contradiction.
+
+        A layout stays possible while every cell can hold a digit it allows there (its crust,
+        the set between, or the rest outside) and the cells between can still hold every digit
+        of the set (being as many as its digits, they hold exactly those); each cell keeps
+        the digits of the layouts still possible. Once the line is placed this is exact.
+        """
+        opened = list(map(self.open_bits, masks))
+        low, high = sandwich.low, sandwich.high
+        support: list[int] | None = None
+        for p_low, p_high, inside, layouts in sandwich.pairs:
+            if not (opened[p_low] & low and opened[p_high] & high):
+                continue  # most pairs fail here once the crusts' cells narrow
+            between = reduce(or_, inside(opened), 0)
+            for allowed, need in layouts:
+                if need & ~between or not all(map(and_, opened, allowed)):
+                    continue
+                support = list(allowed) if support is None else list(map(or_, support, allowed))
+        if support is None:
+            return -1
+        dirty = 0
+        guard, up = self.guard, self.width - 1
+        for i, keep in zip(sandwich.cells, support, strict=True):
+            m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
+            if m & guard:
+                if not (m >> up) & keep:
+                    return -1
+            elif m & ~keep:
+                changed = self._narrow(cands, i, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+        return dirty
+
     def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
         """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
         first_mask, second_mask = map(self.open_bits, masks)
@@ -620,7 +704,7 @@ class BitmaskBackend:
     name = "bitmask"
 
     def __init__(self, max_nodes: int | None = None, *, generic: bool = False) -> None:
-        """`generic=True` posts cages and sums as their Table decompositions (cross-checks)."""
+        """`generic=True` posts cages, sums and sandwiches as their Table decompositions."""
         self.max_nodes = max_nodes
         self.native = CORE_KINDS if generic else NATIVE_KINDS
 

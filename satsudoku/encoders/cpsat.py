@@ -4,7 +4,7 @@ A model depends only on shape and rules; givens live in the variable domains of
 `model.Proto()`, so one model serves a whole batch of puzzles of one shape (`set_givens`).
 Killer cages (`DigitSets`) are posted natively with one selector per fitting digit set (the cage
 total as an extra linear equality measured slower on both models, so it is not posted); sums
-(`Sum`) as one linear equality.
+(`Sum`) as one linear equality; sandwiches (`Sandwich`) by one selector per layout.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from satsudoku.constraints import (
     Allowed,
     Constraint,
     DigitSets,
+    Sandwich,
     Sum,
     Table,
     lower,
@@ -41,7 +42,7 @@ class ModelKind(Enum):
 
 
 MODEL_NAMES = tuple(kind.value for kind in ModelKind)
-NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum)
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich)
 
 
 def model_kind(name: str | ModelKind) -> ModelKind:
@@ -178,10 +179,12 @@ def _on_board(cage: DigitSets, size: int) -> list[frozenset[int]]:
 
 def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     """Each `DigitSets` as its AllDifferent and union domains, followed by itself (for the
-    selectors of several fitting sets)."""
+    selectors of several fitting sets); each `Sandwich` as its AllDifferent and itself."""
     every = frozenset(range(1, shape.size + 1))
     out: list[Constraint] = []
     for constraint in core:
+        if isinstance(constraint, Sandwich):
+            out.append(AllDifferent(constraint.cells))
         if isinstance(constraint, DigitSets):
             union = frozenset().union(*_on_board(constraint, shape.size))
             out.append(AllDifferent(constraint.cells))
@@ -217,7 +220,28 @@ class _IntegerBuilder:
                 self._digit_sets(constraint)
             elif isinstance(constraint, Sum):
                 self._sum(constraint)
+            elif isinstance(constraint, Sandwich):
+                self._sandwich(constraint)
         return self.model
+
+    def _sandwich(self, sandwich: Sandwich) -> None:
+        """One selector per layout, enforcing each cell's digits under it; exactly one holds.
+
+        Measured against CP-SAT's own `add_automaton` over (phase, sum so far) states, median
+        of 5 interleaved runs: search time 0.02-0.10 s vs 0.03-0.22 s on three 9×9 puzzles.
+        """
+        n = self.n
+        cells = [self.cells[r * n + c] for r, c in sandwich.cells]
+        layouts = sandwich.layout_digits(n)
+        if not layouts:
+            self.model.add_bool_or([])
+            return
+        selectors = [self.model.new_bool_var("") for _ in layouts]
+        self.model.add_exactly_one(selectors)
+        for selector, allowed in zip(selectors, layouts, strict=True):
+            for cell, digits in zip(cells, allowed, strict=True):
+                domain = cp_model.Domain.from_values(sorted(digits))
+                self.model.add_linear_expression_in_domain(cell, domain).only_enforce_if(selector)
 
     def _digit_sets(self, cage: DigitSets) -> None:
         """Per fitting set a selector that, when chosen, keeps every cell within the set; one
@@ -287,7 +311,37 @@ class _BooleanBuilder:
                 self._digit_sets(constraint)
             elif isinstance(constraint, Sum):
                 self._sum(constraint)
+            elif isinstance(constraint, Sandwich):
+                self._sandwich(constraint)
         return self.model
+
+    def _sandwich(self, sandwich: Sandwich) -> None:
+        """The SAT encoder's layout selectors: each implies its cells' digits, exactly one
+        holds, and a cell's digit needs a selected layout that allows it (supports).
+
+        Measured against `add_automaton` over integer views of the cells, median of 5
+        interleaved runs: search time 0.03 s vs 0.07-0.28 s on three 9×9 puzzles.
+        """
+        cells = sandwich.cells
+        layouts = sandwich.layout_digits(self.n)
+        if not layouts:
+            self.model.add_bool_or([])
+            return
+        selectors = [self.model.new_bool_var("") for _ in layouts]
+        self.model.add_exactly_one(selectors)
+        for selector, allowed in zip(selectors, layouts, strict=True):
+            for (r, c), digits in zip(cells, allowed, strict=True):
+                for digit in range(1, self.n + 1):
+                    if digit not in digits:
+                        self.model.add_implication(selector, ~self.lit(r, c, digit))
+        for position, (r, c) in enumerate(cells):
+            for digit in range(1, self.n + 1):
+                support = [
+                    s
+                    for s, allowed in zip(selectors, layouts, strict=True)
+                    if digit in allowed[position]
+                ]
+                self.model.add_bool_or([~self.lit(r, c, digit), *support])
 
     def _digit_sets(self, cage: DigitSets) -> None:
         """The SAT encoder's selectors (one per fitting set: no digit outside it, each of its

@@ -1,0 +1,265 @@
+"""Native sandwiches (`Sandwich` by its layouts) on every backend: exact counts against the
+brute-force oracle of tests/test_rules.py and the bitmask Table path, the layouts against
+the rows they stand for, 9×9 puzzles with every clue, a 12×12 the Table path refuses, and
+certificates."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from satsudoku.backends import get_backend
+from satsudoku.backends.bitmask import BitmaskBackend
+from satsudoku.cli import main
+from satsudoku.constraints import Constraint, Sandwich, TableTooLargeError
+from satsudoku.encoders.cnf import encode_puzzle
+from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.io import read_puzzles
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+from satsudoku.rules import make_rule
+from tests.conftest import REPO
+from tests.test_native_encodings import BACKEND_IDS, BACKENDS, GIVENS_4
+from tests.test_rules import FIRST_ROW, Rows, all_4x4, all_6x6_first_row, col, sandwich
+
+Clues = tuple[list[int | None], list[int | None]]
+
+# Clues read off grids (so each case has solutions); every total from 0 to the maximum occurs
+# (4×4: 0, 2, 3, 5; 6×6: 0 and 14 among others).
+CASES_4X4: list[Clues] = [
+    ([None, 3, None, 2], [5, None, 5, None]),
+    ([0, 0, None, 5], [0, None, None, None]),
+    ([None, None, 0, 0], [5, 2, None, None]),
+    ([2, 3, 3, 2], [None, None, None, None]),
+]
+CASES_6X6: list[Clues] = [
+    ([14, 2, 0, None, None, 0], [None, 8, None, 0, None, None]),
+    ([14, None, None, None, 0, 0], [None, None, 0, None, 6, 14]),
+    ([None, None, 4, 0, 14, 7], [10, None, None, 0, 9, None]),
+    ([None, 9, 5, None, None, None], [5, None, None, 5, None, None]),
+    ([None, 12, 4, None, None, None], [None, None, None, None, 9, 2]),
+]
+
+
+def _rule(clues: Clues, shape: Shape) -> Any:
+    rows, cols = clues
+    return make_rule({"type": "sandwich", "rows": rows, "cols": cols}, shape)
+
+
+def _holds(grid: Rows, clues: Clues) -> bool:
+    n = len(grid)
+    rows, cols = clues
+    return all(t is None or sandwich(grid[r], n) == t for r, t in enumerate(rows)) and all(
+        t is None or sandwich(col(grid, c), n) == t for c, t in enumerate(cols)
+    )
+
+
+def _agrees(grid: Rows, givens: Grid) -> bool:
+    n = givens.size
+    return all(not d or grid[i // n][i % n] == d for i, d in enumerate(givens.values))
+
+
+def _count(spec: tuple[str, dict[str, Any]], puzzle: Puzzle, limit: int) -> int:
+    name, options = spec
+    result = get_backend(name, **options).solve(puzzle, limit=limit)
+    assert result.exhausted and result.count is not None, (spec, result.status)
+    return result.count
+
+
+@pytest.fixture(params=BACKENDS, ids=BACKEND_IDS)
+def backend_spec(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    spec: tuple[str, dict[str, Any]] = request.param
+    return spec
+
+
+@pytest.mark.parametrize("clues", CASES_4X4, ids=range(len(CASES_4X4)))
+def test_4x4_counts_match_the_oracle(
+    backend_spec: tuple[str, dict[str, Any]], clues: Clues
+) -> None:
+    shape = Shape(2, 2)
+    puzzle_rules = (_rule(clues, shape),)
+    for givens in (Grid.empty(4), GIVENS_4):  # r1c1 = r4c4 = 1: crusts given
+        expected = sum(1 for g in all_4x4() if _agrees(g, givens) and _holds(g, clues))
+        assert _count(backend_spec, Puzzle(shape, givens, puzzle_rules), 300) == expected
+
+
+@pytest.mark.parametrize("clues", CASES_6X6, ids=range(len(CASES_6X6)))
+def test_6x6_counts_match_the_oracle(
+    backend_spec: tuple[str, dict[str, Any]], clues: Clues
+) -> None:
+    shape = Shape(2, 3)
+    expected = sum(1 for g in all_6x6_first_row() if _holds(g, clues))
+    puzzle = Puzzle(shape, FIRST_ROW, (_rule(clues, shape),))
+    assert _count(backend_spec, puzzle, expected + 1) == expected
+
+
+def test_the_cases_are_not_trivial() -> None:
+    for clues in CASES_4X4:
+        assert 0 < sum(1 for g in all_4x4() if _holds(g, clues)) < 288
+    for clues in CASES_6X6:
+        assert 0 < sum(1 for g in all_6x6_first_row() if _holds(g, clues)) < 3000
+    totals = {t for rows, cols in CASES_6X6 for t in rows + cols if t is not None}
+    assert {0, 14} <= totals
+
+
+@pytest.mark.parametrize(("size", "width"), [(4, 4), (6, 6), (6, 5)])
+def test_each_qualifying_row_fits_exactly_one_layout(size: int, width: int) -> None:
+    """Over every row of distinct digits: `check` accepts it iff one layout allows each of its
+    digits, never two; `count` and the Table path agree (a short line leaves digits out)."""
+    cells = tuple((0, c) for c in range(width))
+    for total in range(sum(range(2, size)) + 1):
+        clue = Sandwich(cells, total, 1, size)
+        layouts = clue.layout_digits(size)
+        assert len(layouts) == len(clue.layouts(size))
+        qualifying = 0
+        for row in itertools.permutations(range(1, size + 1), width):
+            fits = sum(1 for allowed in layouts if all(map(frozenset.__contains__, allowed, row)))
+            accepted = clue.check(dict(zip(cells, row, strict=True)))
+            assert fits == int(accepted), (total, row)
+            qualifying += accepted
+        assert clue.count(size) == qualifying
+
+
+@dataclass(frozen=True)
+class _Raw:
+    """A test-only rule: one `Sandwich` with any crusts and total."""
+
+    type: ClassVar[str] = "test-raw-sandwich"
+    total: int
+    low: int = 1
+    high: int = 4
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield Sandwich(tuple((0, c) for c in range(shape.size)), self.total, self.low, self.high)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@pytest.mark.parametrize("rule", [_Raw(6), _Raw(0, 1, 5)], ids=["total-too-big", "off-board"])
+def test_sandwiches_without_layouts_are_refuted(
+    backend_spec: tuple[str, dict[str, Any]], rule: _Raw
+) -> None:
+    assert _count(backend_spec, Puzzle.empty(Shape(2, 2), (rule,)), 10) == 0
+
+
+def test_other_crusts_count_as_the_oracle(backend_spec: tuple[str, dict[str, Any]]) -> None:
+    """Crusts 2 and 3 in the first row (the rules only make 1 and n): digits between sum to 4."""
+
+    def holds(g: Rows) -> bool:
+        i, j = sorted((g[0].index(2), g[0].index(3)))
+        return sum(g[0][i + 1 : j]) == 4
+
+    expected = sum(1 for g in all_4x4() if holds(g))
+    assert _count(backend_spec, Puzzle.empty(Shape(2, 2), (_Raw(4, 2, 3),)), 300) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# 9×9 with every clue, few or no givens (the generic Table path took 7-35 s per backend, SAT did
+# not finish in 60 s); clues read off SOLUTION_9, which is among the solutions.
+
+ROWS_9 = [2, 35, 25, 5, 15, 16, 5, 27, 9]
+COLS_9 = [14, 0, 8, 11, 13, 25, 0, 14, 26]
+SOLUTION_9 = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+GIVENS_9 = "4............4.............5............6............5.............5............2"
+
+
+@pytest.mark.parametrize(("givens", "count"), [("." * 81, 24), (GIVENS_9, 12)])
+def test_9x9_with_every_clue(
+    backend_spec: tuple[str, dict[str, Any]], givens: str, count: int
+) -> None:
+    if backend_spec == ("bitmask", {"generic": True}):
+        pytest.skip("the Table path takes 10-30 s here (it counts 24 and 12 too, run by hand)")
+    shape = Shape(3, 3)
+    grid = Grid(9, tuple(0 if ch == "." else int(ch) for ch in givens))
+    puzzle = Puzzle(shape, grid, (_rule((list(ROWS_9), list(COLS_9)), shape),))
+    name, options = backend_spec
+    result = get_backend(name, **options).solve(puzzle, limit=count + 1)
+    assert result.exhausted and result.count == count
+    assert Grid(9, tuple(map(int, SOLUTION_9))) in result.solutions
+
+
+# ---------------------------------------------------------------------------------------------
+# 12×12: all 24 clues of a random grid, givens added until unique and then 21 more (for speed).
+
+DOC_12 = {
+    "size": 12,
+    "box": [3, 4],
+    "givens": ".........B..GF.BH.EC...ADK.CBJ.....IJE......C...........H....D.AG...K.I...G.L..F"
+    ".........B....H......E....L.......J.....KJ..A...D........F......",
+    "rules": [
+        {
+            "type": "sandwich",
+            "rows": [0, 15, 0, 20, 17, 34, 26, 29, 51, 36, 5, 65],
+            "cols": [20, 46, 26, 27, 18, 0, 29, 43, 29, 17, 24, 62],
+        }
+    ],
+    "solution": "HLAIFGDKEBJCGFJBHIECLKDADKECBJLAGHFIJEKHILFDCGABICLGJAKBHDEFBDFAGHCEKLIJEHGJLKI"
+    "FACBDLIDKCBAJFEHGCABFDEHGJILKFGHLKDJIBACEKJIEACBLDFGHABCDEFGHIJKL",
+}
+
+
+DEFAULTS: list[tuple[str, dict[str, Any]]] = [
+    ("sat", {}),
+    ("cpsat", {"model": "boolean"}),
+    ("cpsat", {"model": "integer"}),
+    ("bitmask", {}),
+]
+
+
+def test_a_12x12_beyond_the_table_path_solves_on_every_backend(tmp_path: Path) -> None:
+    path = tmp_path / "sandwich-12x12.json"
+    path.write_text(json.dumps(DOC_12))
+    (puzzle,) = read_puzzles(path)
+    clue = next(c for c in puzzle.constraints() if isinstance(c, Sandwich))
+    with pytest.raises(TableTooLargeError):
+        clue.decompose(puzzle.shape)
+    with pytest.raises(TableTooLargeError):
+        BitmaskBackend(generic=True).solve(puzzle)
+    for name, options in DEFAULTS:
+        result = get_backend(name, **options).solve(puzzle)
+        assert result.status is Status.UNIQUE and result.solution == puzzle.solution, name
+
+
+# ---------------------------------------------------------------------------------------------
+# The published puzzle (models/variants/real/sandwich.json, 3 givens): the encoding is small and
+# repeatable, and its certificate verifies.
+
+PUBLISHED = REPO / "models" / "variants" / "real" / "sandwich.json"
+
+
+def test_the_sat_encoding_is_small_and_repeatable() -> None:
+    (puzzle,) = read_puzzles(PUBLISHED)
+    first, again = encode_puzzle(puzzle), encode_puzzle(puzzle)
+    assert first.clauses == again.clauses  # certificates re-encode and compare
+    clues = [c for c in puzzle.constraints() if isinstance(c, Sandwich)]
+    selectors = sum(len(c.layouts(9)) for c in clues)
+    assert first.num_vars <= 729 + selectors
+    assert len(first.clauses) < 100_000  # the Table path built 2.1 million clauses
+    assert sum(c.count(9) for c in clues) > 100_000  # tuples it would need
+
+
+def test_a_sandwich_certificate_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    certs = tmp_path / "certs"
+    assert main(["prove", str(PUBLISHED), "--certificate", str(certs)]) == 0
+    assert "unique" in capsys.readouterr().out
+    folder = next(p.parent for p in certs.rglob("manifest.json"))
+    assert json.loads((folder / "manifest.json").read_text())["variables"] > 9**3
+    assert main(["verify-certificate", str(folder)]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+
+
+def test_the_cell_oracle_agrees_with_check() -> None:
+    """`Sandwich.check` (what the verifier uses) against the test oracle on whole rows."""
+    cells: tuple[Cell, ...] = tuple((0, c) for c in range(6))
+    for row in itertools.permutations(range(1, 7)):
+        clue = Sandwich(cells, sandwich(row, 6), 1, 6)
+        assert clue.check(dict(zip(cells, row, strict=True)))
