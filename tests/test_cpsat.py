@@ -261,7 +261,7 @@ def test_certification_gets_the_remaining_time_budget(monkeypatch: pytest.Monkey
     assert seen and seen[0] is not None and before + 30 < seen[0] < after + 30  # solve's deadline
 
 
-# A plugin rule making ten cells of a row-spanning pattern all different on a 16x16 board: a
+# A plugin rule making seventeen cells all different on a 16x16 board (one per row plus one): a
 # pigeonhole (17 cells, 16 digits) that CDCL search cannot refute in any reasonable time.
 PIGEONHOLE_PLUGIN = """
 from dataclasses import dataclass
