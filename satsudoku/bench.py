@@ -332,6 +332,9 @@ def run(
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
     """Stop the workers now: a puzzle mid-search may run up to the timeout, or forever."""
+    if hasattr(pool, "terminate_workers"):  # Python 3.14+
+        pool.terminate_workers()
+        return
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
