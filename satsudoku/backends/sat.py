@@ -254,11 +254,22 @@ class SatBackend:
         }
         certificate = None
         if certify and exhausted:
-            from satsudoku.proof.certificate import PROOF_SOLVER, PROOF_SOLVERS, make_certificate
+            from satsudoku.proof.certificate import (
+                PROOF_SOLVER,
+                PROOF_SOLVERS,
+                CertificateTimeoutError,
+                make_certificate,
+            )
 
             prover = self.solver if self.solver in PROOF_SOLVERS else PROOF_SOLVER
-            certificate = make_certificate(puzzle, solutions, encoding=self.encoding, solver=prover)
-            details["certificate_solver"] = certificate.solver
+            try:
+                certificate = make_certificate(
+                    puzzle, solutions, encoding=self.encoding, solver=prover, deadline=deadline
+                )
+                details["certificate_solver"] = certificate.solver
+            except CertificateTimeoutError:  # asked for a proof, got none in time: unproved
+                exhausted = details["complete"] = False
+                stats["stopped"] = "timeout"
         method = "sat-refutation" if exhausted else "witness" if len(solutions) >= 2 else "none"
         proof = Proof(method, details, certificate)
         return make_result(
