@@ -9,14 +9,9 @@ import pytest
 
 from satsudoku.cli import main
 from tests.conftest import BUNDLED
+from tests.test_cli import write as _write
 
 EMPTY_4X4 = "." * 16
-
-
-def _write(tmp_path: Path, text: str, name: str = "p.txt") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
 
 
 def test_progress_line_counts_puzzles_and_verdicts(
