@@ -539,7 +539,7 @@ def _sandwich(builder: _Builder, sandwich: Sandwich, fixed: dict[int, int]) -> N
     holding d needs a selected layout that allows d there, which makes unit propagation
     arc-consistent on the layouts. With distinct digits at most one selector can hold, so model
     counts stay those of the puzzle. Measured against the line read by an automaton over
-    (phase, sum so far) states (a layered MDD like `_sum`'s), uniqueness in seconds:
+    (phase, sum so far) states (a layered MDD like `_sum`'s), uniqueness in seconds (one run each):
     published 9×9 0.38 vs 1.60, all 18 clues 0.39 vs 1.83, a 12×12 with all 24 clues 1.4 vs
     over 60; a 9×9 clue has at most 70 layouts, a 16×16 one up to 5,902.
     """
