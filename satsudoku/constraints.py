@@ -358,8 +358,8 @@ class Sandwich:
     Exact fallback: AllDifferent plus the Table of the qualifying permutations (at most 80,640
     of the 9! for a 9-cell row; counted before they are built, so 12×12 and larger lines are
     refused). Every backend posts it natively instead, by its `layouts`: where the two crusts
-    stand and which digit set lies between them (at most a few hundred per 9×9 clue, where the
-    table has tens of thousands of rows). See each backend for how.
+    stand and which digit set lies between them (at most 70 per 9×9 clue and 444 per 12×12
+    one, where the table has up to 80,640 rows). See each backend for how.
     """
 
     cells: tuple[Cell, ...]
