@@ -367,6 +367,10 @@ class Sandwich:
     low: Digit
     high: Digit
 
+    def __post_init__(self) -> None:
+        if self.low == self.high:  # nothing lies "between" one digit and itself
+            raise PuzzleError(f"a sandwich needs two different crust digits, not {self.low} twice")
+
     def check(self, values: Mapping[Cell, Digit]) -> bool:
         placed = [values[cell] for cell in self.cells if cell in values]
         if len(placed) != len(set(placed)):

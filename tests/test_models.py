@@ -73,7 +73,7 @@ PUBLISHED = ("variants/real/", "variants/miracle/", "variants/killer/wikipedia-k
 # No published puzzle with a known solution under an open licence was found for these yet (a
 # single diagonal on its own; see models/README.md); sandwich is added separately. Adding one
 # never breaks this test.
-NOT_YET_PUBLISHED = {"diagonal+", "diagonal-", "sandwich"}
+NOT_YET_PUBLISHED = {"diagonal+", "diagonal-"}  # only constructed 6x6 models so far
 
 
 def features(doc: dict[str, Any]) -> set[str]:
@@ -100,4 +100,4 @@ def test_every_rule_type_has_a_model_and_a_published_puzzle() -> None:
             in_published |= found
     required = set(RULE_TYPES) | set(FEATURES)
     assert required - in_models == set()
-    assert required - in_published <= NOT_YET_PUBLISHED
+    assert required - in_published == NOT_YET_PUBLISHED  # exact: the list stays true

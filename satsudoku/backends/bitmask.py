@@ -435,6 +435,14 @@ class _Kernel:
             return self.house_bits[i]
         return self.assign(cands, i, m)
 
+    def _restrict(self, cands: Masks, i: int, keep: int) -> int:
+        """Like `_narrow`, for a cell that may be placed already: a placed digit outside
+        `keep` is a contradiction, one inside changes nothing (0)."""
+        m = cands[i]  # read now: an earlier narrowing may have placed or narrowed it
+        if m & self.guard:
+            return 0 if (m >> (self.width - 1)) & keep else -1
+        return self._narrow(cands, i, keep) if m & ~keep else 0
+
     def _cage(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
         """Digit-set consistency on one cage: dirty houses, or -1 on contradiction.
 
@@ -532,16 +540,12 @@ class _Kernel:
                 if first > last:
                     return -1
                 keep = ((1 << (last * width)) - (1 << ((first - 1) * width))) & full
-                m = cands[i]  # re-read: an earlier assign in this loop may have changed it
-                if m & guard:
-                    if not (m >> up) & keep:
-                        return -1
-                elif m & ~keep:
-                    changed = self._narrow(cands, i, keep)
-                    if changed < 0:
-                        return -1
-                    dirty |= changed
+                if cands[i] & ~keep & ~guard:  # an open cell loses digits: another round
                     narrowed = True
+                changed = self._restrict(cands, i, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
             if not narrowed:
                 return dirty
             masks = constraint.get(cands)
@@ -568,17 +572,11 @@ class _Kernel:
         if support is None:
             return -1
         dirty = 0
-        guard, up = self.guard, self.width - 1
         for i, keep in zip(sandwich.cells, support, strict=True):
-            m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
-            if m & guard:
-                if not (m >> up) & keep:
-                    return -1
-            elif m & ~keep:
-                changed = self._narrow(cands, i, keep)
-                if changed < 0:
-                    return -1
-                dirty |= changed
+            changed = self._restrict(cands, i, keep)
+            if changed < 0:
+                return -1
+            dirty |= changed
         return dirty
 
     def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
