@@ -222,12 +222,16 @@ def test_cross_check_needs_two_configurations(capsys: pytest.CaptureFixture[str]
 
 
 def test_ctrl_c_in_a_bench_keeps_rows_and_exits_130(tmp_path: Path) -> None:
-    lines = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines() * 30
+    lines = (BUNDLED / "forum-hardest-1106.txt").read_text().splitlines() * 300
     data = tmp_path / "many.txt"
     data.write_text("\n".join(lines) + "\n")
     out = tmp_path / "r.jsonl"
     argv = ["bench", str(data), "--backends", "bitmask,cpsat", "--out", str(out)]
-    code, err, waited = interrupt([*argv, "--workers", "2"], after=6)
+
+    def rows_written() -> bool:  # Ctrl-C once some rows exist, however fast the machine
+        return out.exists() and out.read_text().count("\n") >= 3
+
+    code, err, waited = interrupt([*argv, "--workers", "2"], after=1, ready=rows_written)
     assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
     rows = bench.read_rows(str(out))
     assert rows and all(r["status"] in ("unique", "unsatisfiable") for r in rows)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -307,8 +307,11 @@ def test_ctrl_c_stops_a_cpsat_search_like_bitmask(endless: list[str]) -> None:
         assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
 
 
-def interrupt(argv: list[str], *, after: float) -> tuple[int, str, float]:
-    """Run `satsudoku ARGV`, press Ctrl-C after `after` s: exit code, stderr, time it took."""
+def interrupt(
+    argv: list[str], *, after: float, ready: Callable[[], bool] | None = None
+) -> tuple[int, str, float]:
+    """Run `satsudoku ARGV`, press Ctrl-C after `after` s (and once `ready()` holds, if given,
+    so a fast machine cannot finish first): exit code, stderr, time Ctrl-C took to act."""
     process = subprocess.Popen(
         [sys.executable, "-m", "satsudoku", *argv],
         cwd=REPO,
@@ -318,6 +321,8 @@ def interrupt(argv: list[str], *, after: float) -> tuple[int, str, float]:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if inherited
     )
     time.sleep(after)
+    while ready is not None and not ready() and process.poll() is None:
+        time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     sent = time.perf_counter()
     _, err = process.communicate(timeout=60)
