@@ -36,6 +36,7 @@ DEFAULT_CONFIGS = ("bitmask", "sat:extended", "sat:minimal", "cpsat")
 COLUMNS = ("dataset", "index", "config", "status", "time_s", "solved", "source", "stats")
 _OPTION_OF = {"sat": "encoding", "cpsat": "model"}  # what `backend:VALUE` sets
 _FLAGS_OF = {"bitmask": ("generic",), "cpsat": ("presolve", "certified")}  # `backend+FLAG`
+_VALUES_OF = {"sat": ("solver", "amo"), "cpsat": ("workers",)}  # `backend+KEY=VALUE`
 
 Row = dict[str, Any]
 Key = tuple[str, int, str]
@@ -57,8 +58,9 @@ def parse_configs(text: str, *, solver: str | None = None) -> list[Config]:
     """`bitmask,sat:extended,cpsat:integer+presolve` → configurations.
 
     `backend[:VARIANT][+FLAG...]`: VARIANT is sat's encoding or cpsat's model; a FLAG switches a
-    Boolean option on (cpsat: presolve, certified; bitmask: generic). `solver` applies to every
-    sat configuration.
+    Boolean option on (cpsat: presolve, certified; bitmask: generic) or, as KEY=VALUE, sets one
+    (sat: solver, amo; cpsat: workers), e.g. `sat:reduced+solver=minicard+amo=native`.
+    `solver` applies to every sat configuration that names none.
     """
     names = [part.strip() for part in text.split(",") if part.strip()]
     if not names:
@@ -82,13 +84,15 @@ def _parse_config(name: str, solver: str | None) -> Config:
             raise PuzzleError(f"--backends: {backend!r} takes no ':{value}' variant")
         options[_OPTION_OF[backend]] = value
     for flag in flags:
-        known = _FLAGS_OF.get(backend, ())
-        if flag not in known:
+        key, has_value, value = flag.partition("=")
+        known = _VALUES_OF.get(backend, ()) if has_value else _FLAGS_OF.get(backend, ())
+        if key not in known:
             choices = f"choose from {', '.join(known)}" if known else "it takes none"
-            raise PuzzleError(f"--backends: {backend!r} has no '+{flag}' flag; {choices}")
-        options[flag] = True
+            what = "'+KEY=VALUE' option" if has_value else "flag"
+            raise PuzzleError(f"--backends: {backend!r} has no '+{key}' {what}; {choices}")
+        options[key] = (int(value) if value.isdigit() else value) if has_value else True
     if solver and backend == "sat":
-        options["solver"] = solver
+        options.setdefault("solver", solver)
     config = Config(name, backend, options)
     config.make()  # fail now, with the backend's own message, on a bad variant name
     return config

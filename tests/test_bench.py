@@ -165,6 +165,25 @@ def test_presolve_and_other_flags_are_configuration_suffixes(tmp_path: Path) -> 
     assert presolve == {"cpsat": False, "cpsat+presolve": True}
 
 
+def test_key_value_suffixes_set_solver_amo_and_workers(tmp_path: Path) -> None:
+    text = "sat:reduced+solver=minicard+amo=native,cpsat+workers=2,sat:extended"
+    configs = bench.parse_configs(text, solver="glucose4")
+    assert [dict(c.options) for c in configs] == [
+        {"encoding": "reduced", "solver": "minicard", "amo": "native"},
+        {"workers": 2},
+        {"encoding": "extended", "solver": "glucose4"},  # --solver fills in only the unnamed
+    ]
+    with pytest.raises(PuzzleError, match=r"no '\+model' '\+KEY=VALUE' option"):
+        bench.parse_configs("sat+model=integer")
+    with pytest.raises(PuzzleError, match="no native at-most-one"):
+        bench.parse_configs("sat+amo=native")  # the backend's own check, at parse time
+    out = tmp_path / "kv.jsonl"
+    argv = ["bench", DATA[0], "--sample", "2", "--backends", "sat+solver=g4,sat:reduced"]
+    assert main([*argv, "--out", str(out)]) == 0
+    rows = bench.read_rows(str(out))
+    assert {r["config"] for r in rows} == {"sat+solver=g4", "sat:reduced"}
+
+
 def test_models_are_built_before_timing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The 25x25 SAT session takes seconds to encode; the first timed puzzle must not pay it.
     line = (BUNDLED / "25x25-durr-example.txt").read_text().split()[0]
