@@ -696,7 +696,6 @@ def plot(rows: Sequence[Row], summaries: Sequence[Summary], path: str) -> None:
         title="Cactus plot (all datasets)",
     )
     cactus.grid(True, which="both", alpha=0.3)
-    cactus.legend()
     width = 0.8 / max(1, len(configs))
     rate = {(s.dataset, s.config): s.per_second for s in summaries}
     for k, config in enumerate(configs):
@@ -706,7 +705,11 @@ def plot(rows: Sequence[Row], summaries: Sequence[Summary], path: str) -> None:
     bars.set_xticklabels([Path(d).stem for d in datasets], rotation=20, ha="right")
     bars.set(yscale="log", ylabel="puzzles per second", title="Throughput per dataset")
     bars.grid(True, axis="y", which="both", alpha=0.3)
-    bars.legend()
-    figure.tight_layout()
+    # One legend below both plots: inside either it hides curves or bars.
+    handles, labels = cactus.get_legend_handles_labels()
+    columns = min(len(configs), 3)
+    figure.legend(handles, labels, loc="lower center", ncol=columns, frameon=False)
+    rows_of_labels = -(-len(configs) // columns)
+    figure.tight_layout(rect=(0, 0.05 * rows_of_labels + 0.02, 1, 1))
     figure.savefig(path, dpi=120)
     plt.close(figure)
