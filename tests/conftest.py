@@ -49,3 +49,12 @@ def shared_data() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"shared datasets not found at {SHARED} (set SATSUDOKU_SHARED_DATA)")
     return SHARED
+
+
+def prove_one(document: Path, tmp_path: Path) -> Path:
+    """`satsudoku prove` one puzzle file into tmp_path; the certificate's folder."""
+    from satsudoku.cli import main  # the CLI imports every command: only when a test needs it
+
+    certs = tmp_path / "certs"
+    assert main(["prove", str(document), "--certificate", str(certs)]) == 0
+    return next(p.parent for p in certs.rglob("manifest.json"))

@@ -25,7 +25,7 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
 from satsudoku.rules.sums import digit_sets
-from tests.conftest import REPO
+from tests.conftest import REPO, prove_one
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row, v
 
 Predicate = Callable[[Rows], bool]
@@ -326,10 +326,8 @@ KILLER_6 = REPO / "models" / "variants" / "killer" / "killer-6x6.json"
 def test_killer_certificate_verifies_and_tampering_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    certs = tmp_path / "certs"
-    assert main(["prove", str(KILLER_6), "--certificate", str(certs)]) == 0
+    folder = prove_one(KILLER_6, tmp_path)
     assert "unique" in capsys.readouterr().out
-    folder = next(p.parent for p in certs.rglob("manifest.json"))
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["variables"] > 6**3  # the cages brought selector variables
     assert main(["verify-certificate", str(folder)]) == 0

@@ -25,7 +25,7 @@ from satsudoku.io import read_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
-from tests.conftest import REPO
+from tests.conftest import REPO, prove_one
 from tests.test_native_encodings import BACKEND_IDS, BACKENDS, GIVENS_4
 from tests.test_rules import FIRST_ROW, Rows, all_4x4, all_6x6_first_row, col, sandwich
 
@@ -252,10 +252,8 @@ def test_the_sat_encoding_is_small_and_repeatable() -> None:
 def test_a_sandwich_certificate_verifies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    certs = tmp_path / "certs"
-    assert main(["prove", str(PUBLISHED), "--certificate", str(certs)]) == 0
+    folder = prove_one(PUBLISHED, tmp_path)
     assert "unique" in capsys.readouterr().out
-    folder = next(p.parent for p in certs.rglob("manifest.json"))
     assert json.loads((folder / "manifest.json").read_text())["variables"] > 9**3
     assert main(["verify-certificate", str(folder)]) == 0
     assert "VERIFIED" in capsys.readouterr().out

@@ -233,11 +233,7 @@ class _IntegerBuilder:
         n = self.n
         cells = [self.cells[r * n + c] for r, c in sandwich.cells]
         layouts = sandwich.layout_digits(n)
-        if not layouts:
-            self.model.add_bool_or([])
-            return
-        selectors = [self.model.new_bool_var("") for _ in layouts]
-        self.model.add_exactly_one(selectors)
+        selectors = _one_selector_each(self.model, layouts)
         for selector, allowed in zip(selectors, layouts, strict=True):
             for cell, digits in zip(cells, allowed, strict=True):
                 domain = cp_model.Domain.from_values(sorted(digits))
@@ -324,11 +320,7 @@ class _BooleanBuilder:
         """
         cells = sandwich.cells
         layouts = sandwich.layout_digits(self.n)
-        if not layouts:
-            self.model.add_bool_or([])
-            return
-        selectors = [self.model.new_bool_var("") for _ in layouts]
-        self.model.add_exactly_one(selectors)
+        selectors = _one_selector_each(self.model, layouts)
         for selector, allowed in zip(selectors, layouts, strict=True):
             for (r, c), digits in zip(cells, allowed, strict=True):
                 for digit in range(1, self.n + 1):
@@ -392,3 +384,13 @@ class _BooleanBuilder:
                 self.model.add_implication(selector, self.lit(r, c, row[position]))
             for digit in range(1, self.n + 1):
                 self.model.add_bool_or([~self.lit(r, c, digit), *supports.get(digit, [])])
+
+
+def _one_selector_each(model: cp_model.CpModel, options: Sequence[object]) -> list[Any]:
+    """One Boolean per option, exactly one of them true (no option: the model is infeasible)."""
+    selectors = [model.new_bool_var("") for _ in options]
+    if selectors:
+        model.add_exactly_one(selectors)
+    else:
+        model.add_bool_or([])
+    return selectors
