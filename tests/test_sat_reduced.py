@@ -112,3 +112,17 @@ def test_a_deadline_that_passes_while_loading_gives_unknown() -> None:
     result = backend.solve(puzzle, timeout=1e-6)
     assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
     assert backend.solve(puzzle, limit=1).status is Status.SOLVED  # nothing half-loaded kept
+
+
+def test_kissat_is_rebuilt_for_every_blocking_clause() -> None:
+    """Kissat takes no clause after a solve (pysat aborts the process): 288 by rebuilding."""
+    backend = SatBackend(encoding="reduced", solver="kissat404")
+    assert backend.solve(Puzzle.empty(Shape(2, 2)), limit=300).count == 288
+
+
+def test_a_residual_search_cut_short_says_timeout() -> None:
+    result = SatBackend(encoding="reduced").solve(
+        Puzzle.empty(Shape(3, 3)), limit=10**6, timeout=0.3
+    )
+    assert result.status is Status.MULTIPLE and result.stats["stopped"] == "timeout"
+    assert result.time_s < 3

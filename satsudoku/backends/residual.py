@@ -19,7 +19,14 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from satsudoku.backends.pysat_tools import SolverRun, Stats, add_counts, load, new_solver
+from satsudoku.backends.pysat_tools import (
+    NON_INCREMENTAL,
+    SolverRun,
+    Stats,
+    add_counts,
+    load,
+    new_solver,
+)
 from satsudoku.constraints import AllDifferent, Allowed, Constraint
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula
 from satsudoku.grid import Grid, Shape
@@ -121,18 +128,29 @@ class ResidualSession:
 
     def _search(
         self, free: frozenset[int], values: list[int], limit: int, deadline: float | None
-    ) -> tuple[list[Grid], bool, dict[str, int], int]:
-        """Solve the residual formula over `free`, blocking each solution found."""
+    ) -> tuple[list[Grid], bool, Stats, int]:
+        """Solve the residual formula over `free`, blocking each solution found.
+
+        Kissat cannot take a clause after a solve (pysat aborts the process), so for it the
+        solver is rebuilt with every blocking clause so far, as the one-shot path does.
+        """
         n = self.n
-        solver = new_solver(self.solver_name)
+        solutions: list[Grid] = []
+        blocks: list[list[int]] = []
+        counts: dict[str, int] = {}
+        stopped = exhausted = False
+        clauses = 0
+        solver: Any = None
         try:
-            clauses = self._post(solver, free)
-            run = SolverRun(solver, self.solver_name)
-            solutions: list[Grid] = []
-            exhausted = False
             while len(solutions) < limit:
-                answer = run.solve([], deadline)
+                if solver is None:
+                    solver = new_solver(self.solver_name)
+                    clauses = self._post(solver, free) + len(blocks)
+                    for block in blocks:
+                        solver.add_clause(block)
+                answer = SolverRun(solver, self.solver_name).solve([], deadline)
                 if answer is None:
+                    stopped = True
                     break
                 if not answer:
                     exhausted = True
@@ -143,13 +161,22 @@ class ResidualSession:
                 for v in true:
                     grid[(v - 1) // n] = (v - 1) % n + 1
                 solutions.append(Grid(n, tuple(grid)))
-                solver.add_clause([-v for v in true])  # the blocking clause: a fresh solver
+                block = [-v for v in true]  # forbids this grid: the other cells are implied
                 clauses += 1
-            counts: dict[str, int] = {}
-            add_counts(counts, solver)
+                if self.solver_name in NON_INCREMENTAL:
+                    blocks.append(block)
+                    add_counts(counts, solver)
+                    solver.delete()
+                    solver = None
+                else:
+                    solver.add_clause(block)
+            if solver is not None:
+                add_counts(counts, solver)
         finally:
-            solver.delete()
-        return solutions, exhausted, counts, clauses
+            if solver is not None:
+                solver.delete()
+        stats: Stats = {**counts, "stopped": "timeout"} if stopped else dict(counts)
+        return solutions, exhausted, stats, clauses
 
     def _post(self, solver: Any, free: frozenset[int]) -> int:
         """Each group restricted to its unassigned variables; returns the constraint count.
