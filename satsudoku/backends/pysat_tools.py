@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
@@ -142,3 +144,65 @@ def add_counts(totals: dict[str, int], solver: Any) -> None:
     """Add a solver's counters to `totals` (before it is deleted)."""
     for key, value in counters(solver).items():
         totals[key] = totals.get(key, 0) + value
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Enumeration(Generic[T]):
+    """What `enumerate_models` found: answers, whether that is all of them, and counters."""
+
+    answers: list[T] = field(default_factory=list)
+    exhausted: bool = False
+    stopped: bool = False  # the deadline came first
+    counts: dict[str, int] = field(default_factory=dict)
+    blocks: int = 0  # blocking clauses added
+
+    def stats(self) -> Stats:
+        return {**self.counts, "stopped": "timeout"} if self.stopped else dict(self.counts)
+
+
+def enumerate_models(
+    name: str,
+    post: Callable[[Any], object],
+    read: Callable[[list[int]], tuple[T, list[int]]],
+    limit: int,
+    deadline: float | None,
+) -> Enumeration[T]:
+    """Up to `limit` models of a formula in a fresh solver, each blocked once read.
+
+    `post` puts the formula into an empty solver; `read` turns a model into an answer and the
+    clause that forbids it. Kissat takes no clause after a solve (pysat aborts the process),
+    so for it the solver is rebuilt with every blocking clause so far.
+    """
+    found: Enumeration[T] = Enumeration()
+    blocks: list[list[int]] = []
+    solver: Any = None
+    try:
+        while len(found.answers) < limit:
+            if solver is None:
+                solver = new_solver(name)
+                post(solver)
+                for block in blocks:
+                    solver.add_clause(block)
+            answer = SolverRun(solver, name).solve([], deadline)
+            if answer is None or not answer:
+                found.stopped, found.exhausted = answer is None, answer is False
+                break
+            result, block = read(solver.get_model())
+            found.answers.append(result)
+            found.blocks += 1
+            if name in NON_INCREMENTAL:
+                blocks.append(block)
+                add_counts(found.counts, solver)
+                solver.delete()
+                solver = None
+            else:
+                solver.add_clause(block)
+        if solver is not None:
+            add_counts(found.counts, solver)
+    finally:
+        if solver is not None:
+            solver.delete()
+    return found

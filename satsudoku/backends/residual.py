@@ -19,14 +19,7 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from satsudoku.backends.pysat_tools import (
-    NON_INCREMENTAL,
-    SolverRun,
-    Stats,
-    add_counts,
-    load,
-    new_solver,
-)
+from satsudoku.backends.pysat_tools import Stats, enumerate_models, load, new_solver
 from satsudoku.constraints import AllDifferent, Allowed, Constraint
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula
 from satsudoku.grid import Grid, Shape
@@ -129,54 +122,22 @@ class ResidualSession:
     def _search(
         self, free: frozenset[int], values: list[int], limit: int, deadline: float | None
     ) -> tuple[list[Grid], bool, Stats, int]:
-        """Solve the residual formula over `free`, blocking each solution found.
-
-        Kissat cannot take a clause after a solve (pysat aborts the process), so for it the
-        solver is rebuilt with every blocking clause so far, as the one-shot path does.
-        """
+        """Solve the residual formula over `free`, blocking each solution found."""
         n = self.n
-        solutions: list[Grid] = []
-        blocks: list[list[int]] = []
-        counts: dict[str, int] = {}
-        stopped = exhausted = False
-        clauses = 0
-        solver: Any = None
-        try:
-            while len(solutions) < limit:
-                if solver is None:
-                    solver = new_solver(self.solver_name)
-                    clauses = self._post(solver, free) + len(blocks)
-                    for block in blocks:
-                        solver.add_clause(block)
-                answer = SolverRun(solver, self.solver_name).solve([], deadline)
-                if answer is None:
-                    stopped = True
-                    break
-                if not answer:
-                    exhausted = True
-                    break
-                model = solver.get_model()
-                true = [v for v in free if model[v - 1] > 0]
-                grid = values.copy()
-                for v in true:
-                    grid[(v - 1) // n] = (v - 1) % n + 1
-                solutions.append(Grid(n, tuple(grid)))
-                block = [-v for v in true]  # forbids this grid: the other cells are implied
-                clauses += 1
-                if self.solver_name in NON_INCREMENTAL:
-                    blocks.append(block)
-                    add_counts(counts, solver)
-                    solver.delete()
-                    solver = None
-                else:
-                    solver.add_clause(block)
-            if solver is not None:
-                add_counts(counts, solver)
-        finally:
-            if solver is not None:
-                solver.delete()
-        stats: Stats = {**counts, "stopped": "timeout"} if stopped else dict(counts)
-        return solutions, exhausted, stats, clauses
+        posted = [0]
+
+        def post(solver: Any) -> None:
+            posted[0] = self._post(solver, free)
+
+        def read(model: list[int]) -> tuple[Grid, list[int]]:
+            true = [v for v in free if model[v - 1] > 0]
+            grid = values.copy()
+            for v in true:
+                grid[(v - 1) // n] = (v - 1) % n + 1
+            return Grid(n, tuple(grid)), [-v for v in true]  # the other cells are implied
+
+        found = enumerate_models(self.solver_name, post, read, limit, deadline)
+        return found.answers, found.exhausted, found.stats(), posted[0] + found.blocks
 
     def _post(self, solver: Any, free: frozenset[int]) -> int:
         """Each group restricted to its unassigned variables; returns the constraint count.

@@ -22,8 +22,8 @@ from satsudoku.backends.pysat_tools import (
     SOLVERS,
     SolverRun,
     Stats,
-    add_counts,
     counters,
+    enumerate_models,
     load,
     new_solver,
     parse_solver,
@@ -346,41 +346,10 @@ class SatBackend:
         self, formula: CnfFormula, puzzle: Puzzle, limit: int, deadline: float | None
     ) -> tuple[list[Grid], bool, Stats]:
         """A fresh solver for this formula; blocking clauses are added for good."""
-        solutions: list[Grid] = []
-        blocks: list[list[int]] = []
-        totals: dict[str, int] = {}
-        exhausted = stopped = False
-        incremental = self.solver not in NON_INCREMENTAL
-        solver: Any = None
-        try:
-            while True:
-                if solver is None:
-                    solver = new_solver(self.solver)
-                    load(solver, formula)
-                    for block in blocks:
-                        solver.add_clause(block)
-                answer = SolverRun(solver, self.solver).solve([], deadline)
-                if answer is None:
-                    stopped = True
-                elif not answer:
-                    exhausted = True
-                else:
-                    solutions.append(formula.decode(solver.get_model()))
-                if stopped or exhausted or len(solutions) >= limit:
-                    break
-                block = formula.block(solutions[-1], puzzle.givens)
-                if incremental:
-                    solver.add_clause(block)
-                else:  # Kissat: a new solver with every blocking clause so far
-                    blocks.append(block)
-                    add_counts(totals, solver)
-                    solver.delete()
-                    solver = None
-            add_counts(totals, solver)
-        finally:
-            if solver is not None:
-                solver.delete()
-        stats: Stats = dict(totals)
-        if stopped:
-            stats["stopped"] = "timeout"
-        return solutions, exhausted, stats
+
+        def read(model: list[int]) -> tuple[Grid, list[int]]:
+            grid = formula.decode(model)
+            return grid, formula.block(grid, puzzle.givens)
+
+        found = enumerate_models(self.solver, lambda s: load(s, formula), read, limit, deadline)
+        return found.answers, found.exhausted, found.stats()
