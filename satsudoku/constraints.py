@@ -384,10 +384,10 @@ class Sandwich:
 
         With the line's digits distinct, a solution matches exactly one layout: its crusts fix
         both positions, and k different digits in the k cells between them are a k-set. None
-        when a crust is off the board or the crusts coincide.
+        when a crust is off the board (equal crusts are refused on construction).
         """
         width = len(self.cells)
-        if self.low == self.high or not (1 <= self.low <= size and 1 <= self.high <= size):
+        if not (1 <= self.low <= size and 1 <= self.high <= size):
             return []
         inner = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
         out: list[tuple[int, int, tuple[Digit, ...]]] = []

@@ -48,6 +48,12 @@ def available() -> list[str]:
 
 def get_backend(name: str, **options: Any) -> Backend:
     """Instantiate backend `name`, importing its solver package only now."""
+    backend: Backend = backend_class(name)(**options)
+    return backend
+
+
+def backend_class(name: str) -> type[Any]:
+    """The class behind backend `name` (to read its options without building one)."""
     if name not in _BACKENDS or name not in backend_names():
         raise UnknownBackendError(
             f"unknown backend {name!r}; choose from {', '.join(backend_names())}"
@@ -61,5 +67,5 @@ def get_backend(name: str, **options: Any) -> Backend:
         raise BackendUnavailableError(
             f"backend {name!r} needs the package {exc.name!r}: pip install {exc.name}"
         ) from exc
-    backend: Backend = getattr(module, class_name)(**options)
-    return backend
+    cls: type[Any] = getattr(module, class_name)
+    return cls

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from satsudoku.backends import Backend, available, backend_names, get_backend
+from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
 from satsudoku.puzzle import Puzzle
@@ -154,7 +154,7 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
 
 def _options_for(name: str, given: dict[str, Any]) -> dict[str, Any]:
     """The options in `given` that backend `name`'s constructor takes."""
-    accepted = inspect.signature(type(get_backend(name)).__init__).parameters
+    accepted = inspect.signature(backend_class(name).__init__).parameters
     return {option: value for option, value in given.items() if option in accepted}
 
 

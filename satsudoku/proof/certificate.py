@@ -8,9 +8,10 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from satsudoku.backends.pysat_tools import SolverRun, load, new_solver
 from satsudoku.encoders.cnf import (
@@ -30,6 +31,8 @@ from satsudoku.proof.drat import ProofFormatError, check_drat, parse_dimacs, par
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 from satsudoku.verify import violations
+
+T = TypeVar("T")
 
 FORMAT = "satsudoku-certificate/1"
 PROOF_SOLVER = "cadical195"
@@ -240,8 +243,8 @@ def _verify(folder: Path, use_drat_trim: bool) -> CertificateCheck:
     if encoding is Encoding.REDUCED:
         raise PuzzleError(f"{folder}/manifest.json: certificates never use the reduced encoding")
     solution = _read_solution(folder, puzzle) if status == "unique" else None
-    clauses = _read_formula(folder / "formula.cnf")
-    steps = _read_proof(folder / "proof.drat")
+    clauses = _parsed(folder / "formula.cnf", parse_dimacs)[1]
+    steps = _parsed(folder / "proof.drat", parse_drat)
     messages: list[str] = []
     if solution is not None:
         if broken := violations(puzzle, solution):
@@ -269,18 +272,10 @@ def _aux_mismatch(manifest: dict[str, Any], aux: int) -> str | None:
     return f"manifest.json: {claimed!r} auxiliary variables, the encoding has {aux}"
 
 
-def _read_formula(path: Path) -> list[Clause]:
-    """The clauses of formula.cnf; a PuzzleError naming the file when it does not parse."""
+def _parsed(path: Path, parse: Callable[[str], T]) -> T:
+    """`parse` of the file's text; a PuzzleError naming the file when it does not parse."""
     try:
-        return parse_dimacs(path.read_text())[1]
-    except ProofFormatError as exc:
-        raise PuzzleError(f"{path.name}: {exc.message}") from None
-
-
-def _read_proof(path: Path) -> list[tuple[bool, Clause]]:
-    """The steps of proof.drat; a PuzzleError naming the file when it does not parse."""
-    try:
-        return parse_drat(path.read_text())
+        return parse(path.read_text())
     except ProofFormatError as exc:
         raise PuzzleError(f"{path.name}: {exc.message}") from None
 
