@@ -1,0 +1,25 @@
+"""MkDocs hook: publish files that live elsewhere in the repository (the benchmark plot) under
+the site, so docs link to the one copy in git instead of a duplicate in docs/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[2]
+# site path -> repository path; docs/*.md link to the site path (tests/test_docs.py reads this)
+REPO_FILES = {"results/paradigms.png": "benchmarks/results/paradigms.png"}
+
+
+def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+    for site_path, repo_path in REPO_FILES.items():
+        source = ROOT / repo_path
+        if not source.is_file():
+            raise FileNotFoundError(f"{repo_path} (published as {site_path}) is missing")
+        src_dir = source.parents[len(Path(site_path).parts) - 1]
+        files.append(
+            File(site_path, str(src_dir), config["site_dir"], config["use_directory_urls"])
+        )
+    return files
