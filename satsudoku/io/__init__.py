@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
-import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from io import BytesIO
 from pathlib import Path
 
 from satsudoku.errors import PuzzleError
@@ -14,6 +13,8 @@ from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset, looks_like_kill
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
+from satsudoku.io.limits import load_json, load_toml
+from satsudoku.io.source import InputText, Notify, open_input
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import (
     format_as_read,
@@ -53,15 +54,28 @@ def iter_puzzles(
     box: tuple[int, int] | None = None,
     symbols: str | None = None,
     rules: Sequence[str] = (),
+    notify: Notify | None = None,
+    ignore_drawings: bool = False,
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
-    rule types in `rules` added (what `--rule` does on the command line)."""
+    rule types in `rules` added (what `--rule` does on the command line).
+
+    `notify` receives a one-line notice when reading is about to wait for a person or a
+    process: a terminal on standard input, a named pipe nobody writes to yet.
+    """
     if rules:
-        for puzzle in iter_puzzles(path, fmt=fmt, box=box, symbols=symbols):
+        for puzzle in iter_puzzles(
+            path,
+            fmt=fmt,
+            box=box,
+            symbols=symbols,
+            notify=notify,
+            ignore_drawings=ignore_drawings,
+        ):
             yield with_rules(puzzle, rules)
         return
     source = "<stdin>" if str(path) == "-" else str(path)
-    options = ReadOptions(box=box, symbols=symbols, source=source)
+    options = ReadOptions(box=box, symbols=symbols, source=source, ignore_drawings=ignore_drawings)
     if fmt == "auto" and source.endswith(".toml"):
         fmt = "toml"
     if fmt == "auto" and source.endswith(".json"):
@@ -70,21 +84,15 @@ def iter_puzzles(
         yield from iter_fpuzzles(source, options)
         return
     if str(path) == "-":
-        yield from _iter_stream(sys.stdin, fmt, options)
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:  # a text stream put in place of stdin (tests, embedding programs)
+            raw = BytesIO(sys.stdin.read().encode("utf-8", "surrogatepass"))
+        if notify is not None and sys.stdin.isatty():
+            notify("reading puzzles from standard input (Ctrl-D to end)")
+        yield from _iter_input(InputText(raw, source), fmt, options)
         return
-    try:
-        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
-    except FileNotFoundError:
-        raise PuzzleError(f"{source}: no such file") from None
-    except IsADirectoryError:
-        raise PuzzleError(f"{source}: is a directory, not a puzzle file") from None
-    except OSError as exc:
-        raise PuzzleError(f"{source}: cannot read ({exc.strerror})") from None
-    with handle:
-        try:
-            yield from _iter_stream(handle, fmt, options)
-        except UnicodeDecodeError as exc:
-            raise PuzzleError(f"{source}: not a UTF-8 text file ({exc.reason})") from None
+    with open_input(str(path), source, notify) as raw:
+        yield from _iter_input(InputText(raw, source), fmt, options)
 
 
 def read_puzzles(path: str | Path, **kwargs: object) -> list[Puzzle]:
@@ -102,7 +110,8 @@ def read_text(
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each."""
     options = ReadOptions(box=box, symbols=symbols, source=source)
-    puzzles = _iter_stream(iter(text.splitlines(keepends=True)), fmt, options)
+    raw = BytesIO(text.encode("utf-8", "surrogatepass"))
+    puzzles = _iter_input(InputText(raw, source or "<input>"), fmt, options)
     return [with_rules(puzzle, rules) for puzzle in puzzles]
 
 
@@ -114,37 +123,31 @@ def with_rules(puzzle: Puzzle, types: Sequence[str]) -> Puzzle:
     return replace(puzzle, rules=puzzle.rules + extra)
 
 
-def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
+def _iter_input(src: InputText, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     if fmt not in FORMATS:
         raise PuzzleError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    if fmt in DATASET_FORMATS:
-        yield from iter_dataset(lines, fmt, options)
+    skipped, skipped_chars, first = src.skip_to_content()  # the first line tells the format
+    start = first.lstrip()
+    if fmt in DATASET_FORMATS or (fmt == "auto" and looks_like_killer(start)):
+        kind = fmt if fmt in DATASET_FORMATS else "killer"
+        yield from iter_dataset(src.text_lines(first, skipped), kind, options)
         return
-    iterator = iter(lines)
-    head: list[str] = []
-    first = ""
-    for line in iterator:  # peek at the first meaningful line to detect the format
-        head.append(line)
-        if line.strip() and not line.lstrip().startswith("#"):
-            first = line.lstrip()
-            break
-    if fmt == "fpuzzles" or (fmt == "auto" and looks_like_fpuzzles(first)):
-        yield from iter_fpuzzles("".join(head) + "".join(iterator), options)
-        return
-    if fmt == "auto" and looks_like_killer(first):
-        yield from iter_dataset(_chain(head, iterator), "killer", options)
+    if fmt == "fpuzzles" or (fmt == "auto" and looks_like_fpuzzles(start)):
+        text = src.document(first, skipped, skipped_chars, "f-puzzles")
+        yield from iter_fpuzzles(text.strip(), options)
         return
     if fmt == "auto":
-        if first.startswith("["):
+        if start.startswith("["):
             fmt = "leetcode"
-        elif first.startswith("{"):
+        elif start.startswith("{"):
             fmt = "json"
-        elif not first and not head:
+        elif not first and not skipped:
             raise PuzzleError(f"{options.source or '<input>'}: empty input, no puzzle found")
     if fmt in ("leetcode", "json", "toml"):
-        puzzles = _structured("".join(head) + "".join(iterator), fmt, options)
+        text = src.document(first, skipped, skipped_chars, fmt.upper() if fmt == "toml" else "JSON")
+        puzzles: Iterable[Puzzle] = _structured(text, fmt, options)
     else:
-        puzzles = iter_text_puzzles(_chain(head, iterator), options, fmt)
+        puzzles = iter_text_puzzles(src.text_lines(first, skipped), options, fmt)
     count = 0
     for puzzle in puzzles:
         count += 1
@@ -153,26 +156,12 @@ def _iter_stream(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterat
         raise PuzzleError(f"{options.source or '<input>'}: no puzzle found")
 
 
-def _chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
-    yield from head
-    yield from rest
-
-
 def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     source = options.source or "<input>"
     if fmt == "toml":
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise PuzzleError(f"{source}: invalid TOML: {exc}") from None
-        yield puzzle_from_document(doc, options)
+        yield puzzle_from_document(load_toml(text, source), options)
         return
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PuzzleError(
-            f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
-        ) from None
+    value = load_json(text, source)
     if is_fpuzzles_document(value):
         yield from iter_fpuzzles(text, options)
     elif isinstance(value, list):

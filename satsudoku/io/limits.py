@@ -13,7 +13,7 @@ from itertools import accumulate
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import MAX_SIZE
+from satsudoku.grid import MAX_SIZE as MAX_SIZE  # re-exported: the one size limit
 
 MAX_CELLS = MAX_SIZE * MAX_SIZE  # 4096
 

@@ -44,6 +44,7 @@ class ReadOptions:
     symbols: str | None = None
     source: str | None = None
     shape: Shape | None = None  # a known shape (documents with jigsaw regions) wins over `box`
+    ignore_drawings: bool = False  # f-puzzles/SudokuPad: solve without drawings' unread meaning
 
 
 def valid_line_length(length: int) -> bool:
