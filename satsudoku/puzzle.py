@@ -30,6 +30,11 @@ class Puzzle:
     layout: str = "line"  # how the input was written, so answers come back alike: one of LAYOUTS
     solution: Grid | None = None  # a known answer carried by the input (documents, datasets)
     origin: str | None = field(default=None, compare=False)  # "file:line", for messages
+    # What the setter wrote beside the grid (documents' `source` and `notes`: author, rules
+    # text), and drawings an import left out when told to (--ignore-drawings): (key, count).
+    source: str | None = field(default=None, compare=False)
+    notes: str | None = field(default=None, compare=False)
+    ignored: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         n = self.shape.size

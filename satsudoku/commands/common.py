@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
+from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 from satsudoku.rules import load_plugin
@@ -58,6 +59,12 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="TYPE",
         help="add a parameterless variant rule to every puzzle, e.g. --rule diagonal",
+    )
+    parser.add_argument(
+        "--ignore-drawings",
+        action="store_true",
+        help="f-puzzles/SudokuPad: solve without the drawings (lines, circles, cages, text) whose "
+        "meaning is only in the rules text, with a warning, instead of refusing the puzzle",
     )
     parser.add_argument(
         "--plugin",
@@ -163,10 +170,25 @@ def _flags(options: set[str]) -> str:
 
 
 def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
-    """Stream the puzzles named by the input options, with any --rule added."""
-    yield from iter_puzzles(
-        args.file, fmt=args.fmt, box=args.box, symbols=args.symbols, rules=args.rule
-    )
+    """Stream the puzzles named by the input options, with any --rule added; a drawing left
+    out by --ignore-drawings is said once per puzzle on stderr."""
+    for puzzle in iter_puzzles(
+        args.file,
+        fmt=args.fmt,
+        box=args.box,
+        symbols=args.symbols,
+        rules=args.rule,
+        ignore_drawings=getattr(args, "ignore_drawings", False),
+    ):
+        if puzzle.ignored:
+            drawn = describe_counts(dict(puzzle.ignored))
+            where = f"{puzzle.origin}: " if puzzle.origin else ""
+            print(
+                f"satsudoku: warning: {where}ignored drawings (their meaning is in the rules "
+                f"text, not in the solve): {drawn}",
+                file=sys.stderr,
+            )
+        yield puzzle
 
 
 def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
@@ -188,6 +210,12 @@ def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
         record["source"] = puzzle.origin
     if puzzle.title:
         record["title"] = puzzle.title
+    described = (("source", puzzle.source), ("notes", puzzle.notes))
+    about = {name: text for name, text in described if text}
+    if about:
+        record["about"] = about  # the document's source and notes ("source" is the file)
+    if puzzle.ignored:
+        record["ignored"] = dict(puzzle.ignored)
     return record
 
 

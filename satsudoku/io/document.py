@@ -63,9 +63,10 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
     solution = None
     if doc.get("solution") is not None:
         solution, _ = _grid_field(doc["solution"], "solution", size, inner, allow_blanks=False)
-    title = doc.get("title")
-    if title is not None and not isinstance(title, str):
-        raise PuzzleError("field 'title' must be a string")
+    title, source, notes = (doc.get(name) for name in ("title", "source", "notes"))
+    for name, value in (("title", title), ("source", source), ("notes", notes)):
+        if value is not None and not isinstance(value, str):
+            raise PuzzleError(f"field {name!r} must be a string")
     return Puzzle(
         shape,
         givens,
@@ -75,6 +76,8 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
         layout="document",
         solution=solution,
         origin=options.source,
+        source=source,
+        notes=notes,
     )
 
 

@@ -3,7 +3,7 @@ document → a Puzzle. Every constraint key maps to a rule type; any other key i
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -13,81 +13,12 @@ from urllib.parse import parse_qs, unquote, urlparse
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import puzzle_from_document
+from satsudoku.io.limits import load_json
+from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
-
-_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-_BASE64_VALUE = {ch: i for i, ch in enumerate(_BASE64)}
-
-
-def lz_decompress_base64(data: str) -> str:
-    """lz-string's `decompressFromBase64` (pieroxy/lz-string 1.4): an LZW variant whose codes
-    grow from 3 bits; code 0/1 introduces an 8/16-bit literal, 2 ends the stream."""
-    try:
-        values = [_BASE64_VALUE[ch] for ch in data.strip()]
-    except KeyError as exc:
-        raise PuzzleError(f"f-puzzles data: {exc.args[0]!r} is not a base64 character") from None
-    if not values:
-        return ""
-    reader = _BitReader(values)
-    dictionary: list[str] = ["", "", ""]  # codes 0..2 are the control codes above
-    enlarge_in, bits = 4, 3
-    kind = reader.read(2)
-    if kind == 2:
-        return ""
-    if kind not in (0, 1):
-        raise PuzzleError("f-puzzles data: not an lz-string stream")
-    first = chr(reader.read(8 if kind == 0 else 16))
-    dictionary.append(first)
-    previous, out = first, [first]
-    while True:
-        if reader.exhausted():
-            raise PuzzleError("f-puzzles data: the compressed text is truncated")
-        code = reader.read(bits)
-        if code in (0, 1):
-            dictionary.append(chr(reader.read(8 if code == 0 else 16)))
-            code = len(dictionary) - 1
-            enlarge_in -= 1
-        elif code == 2:
-            return "".join(out)
-        if enlarge_in == 0:
-            enlarge_in, bits = 1 << bits, bits + 1
-        if code < len(dictionary):
-            entry = dictionary[code]
-        elif code == len(dictionary):  # the LZW corner case: the code being defined right now
-            entry = previous + previous[0]
-        else:
-            raise PuzzleError("f-puzzles data: corrupt lz-string stream")
-        out.append(entry)
-        dictionary.append(previous + entry[0])
-        enlarge_in -= 1
-        previous = entry
-        if enlarge_in == 0:
-            enlarge_in, bits = 1 << bits, bits + 1
-
-
-class _BitReader:
-    """Bits of 6-bit base64 values, most significant first, assembled least significant first."""
-
-    def __init__(self, values: list[int]) -> None:
-        self.values, self.index, self.mask = values, 0, 32
-
-    def exhausted(self) -> bool:
-        return self.index > len(self.values)
-
-    def read(self, count: int) -> int:
-        result = 0
-        for k in range(count):
-            value = self.values[self.index] if self.index < len(self.values) else 0
-            if value & self.mask:
-                result |= 1 << k
-            self.mask >>= 1
-            if not self.mask:
-                self.mask, self.index = 32, self.index + 1
-        return result
-
 
 _LINK = re.compile(r"(?:[?&]load=|fpuz(?:zles)?)([A-Za-z0-9+/=%\- ]+)")
 
@@ -105,19 +36,26 @@ def fpuzzles_json(text: str) -> dict[str, Any]:
     """The f-puzzles JSON object inside a link, an lz-string or JSON text."""
     text = text.strip()
     if text.startswith("{"):
-        raw = text
+        value = _load_json(text, decompressed=False)
     else:
         if text.startswith("http"):
             text = _link_data(text)
         text = unquote(text).replace(" ", "+")  # a '+' that went through form decoding
-        raw = lz_decompress_base64(text)
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise PuzzleError(f"f-puzzles data is not JSON after decompression: {exc.msg}") from None
+        value = _load_json(lz_decompress_base64(text), decompressed=True)
     if not isinstance(value, dict) or "grid" not in value:
         raise PuzzleError("f-puzzles data has no 'grid'")
     return value
+
+
+def _load_json(raw: str, *, decompressed: bool) -> Any:
+    """Bounded JSON parsing (nesting, integers, size); a position inside decompressed text
+    means nothing to the user, so it is dropped there."""
+    try:
+        return load_json(raw, "f-puzzles")
+    except PuzzleError as exc:
+        if decompressed:
+            raise PuzzleError(f"f-puzzles data after decompression: {exc.message}") from None
+        raise PuzzleError(exc.message, line=exc.line, column=exc.column) from None
 
 
 def _link_data(link: str) -> str:
@@ -135,8 +73,9 @@ def _link_data(link: str) -> str:
 
 
 def is_fpuzzles_document(value: Any) -> bool:
-    """An f-puzzles JSON object (rather than a satsudoku document) has a 'grid' list of rows."""
-    return isinstance(value, Mapping) and isinstance(value.get("grid"), list)
+    """An f-puzzles JSON object (rather than a satsudoku document, which has no such field)
+    has a 'grid' of rows."""
+    return isinstance(value, Mapping) and "grid" in value
 
 
 def iter_fpuzzles(text: str, options: ReadOptions) -> Iterator[Puzzle]:
@@ -144,10 +83,20 @@ def iter_fpuzzles(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     short form of the link when the link itself was the input."""
     options = replace(options, source=short_source(options.source))
     try:
-        doc = fpuzzles_document(fpuzzles_json(text))
+        data = fpuzzles_json(text)
     except PuzzleError as exc:
         raise exc.at(options.source) from None
-    yield puzzle_from_document(doc, options)
+    yield fpuzzles_puzzle(data, options)
+
+
+def fpuzzles_puzzle(data: Mapping[str, Any], options: ReadOptions) -> Puzzle:
+    """The puzzle of f-puzzles JSON, recording the drawings `--ignore-drawings` left out."""
+    try:
+        doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
+        ignored = tuple(blocking_drawings(data).items())
+    except PuzzleError as exc:
+        raise exc.at(options.source) from None
+    return replace(puzzle_from_document(doc, options), ignored=ignored)
 
 
 def short_source(source: str | None, keep: int = 48) -> str | None:
@@ -157,7 +106,8 @@ def short_source(source: str | None, keep: int = 48) -> str | None:
     return source[: keep - 1] + "…"
 
 
-# Keys that describe the puzzle's presentation or the editor's state: no rule in them.
+# Keys that describe the puzzle's presentation or the editor's state: no rule in them. Fog of
+# war only hides cells from the player; every constraint under it is still stored.
 _IGNORED = {
     "size",
     "grid",
@@ -169,39 +119,48 @@ _IGNORED = {
     "activeConstraints",
     "disabledlogic",
     "truecandidatesoptions",
+    "fogofwar",
+    "foglight",
 }
-# Keys that only draw something: fine when empty, an error otherwise (their meaning lives in the
-# ruleset text, which we cannot read).
-_COSMETIC = {"text", "line", "circle", "rectangle", "cage"}
-_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# Keys that only draw something. Most drawings in real files render a constraint stored under
+# another key (see `_renders_stored`); the others may carry a rule that lives only in the
+# rules text, which cannot be read, so they are refused unless the user says to ignore them.
+DRAWING_KEYS = ("line", "circle", "rectangle", "text", "cage")
+# Region labels for documents, one per region of the largest board (64).
+_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0@$"
 
 
-def fpuzzles_document(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Translate f-puzzles JSON into a satsudoku puzzle document (FORMATS.md §2)."""
+def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False) -> dict[str, Any]:
+    """Translate f-puzzles JSON into a satsudoku puzzle document (FORMATS.md §2), keeping the
+    setter's title, author (as `source`) and rules text (as `notes`)."""
     size = data.get("size")
-    if not isinstance(size, int) or not 1 <= size <= 64:
-        raise PuzzleError(f"f-puzzles 'size' must be an integer, not {size!r}")
-    grid = data["grid"]
-    if len(grid) != size or any(not isinstance(row, list) or len(row) != size for row in grid):
+    if type(size) is not int or not 1 <= size <= len(_LABELS):
+        raise PuzzleError(f"f-puzzles 'size' must be an integer 1..{len(_LABELS)}, not {size!r}")
+    grid = data.get("grid")
+    if (
+        not isinstance(grid, list)
+        or len(grid) != size
+        or any(not isinstance(row, list) or len(row) != size for row in grid)
+    ):
         raise PuzzleError(f"f-puzzles 'grid' must be {size} rows of {size} cells")
+    blocking = blocking_drawings(data)
+    if blocking and not ignore_drawings:
+        raise PuzzleError(
+            f"f-puzzles: drawings whose meaning is in the rules text: {describe_counts(blocking)}"
+            "; add --ignore-drawings to solve without them"
+        )
     doc: dict[str, Any] = {"size": size}
-    if isinstance(data.get("title"), str) and data["title"]:
-        doc["title"] = data["title"]
+    for key, field in (("title", "title"), ("author", "source"), ("ruleset", "notes")):
+        if isinstance(data.get(key), str) and data[key].strip():
+            doc[field] = data[key].strip()
     doc.update(_grid_fields(grid, size))
     solution = data.get("solution")
     if isinstance(solution, list) and len(solution) == size * size:
-        if all(isinstance(v, int) and 1 <= v <= size for v in solution):
+        if all(type(v) is int and 1 <= v <= size for v in solution):
             doc["solution"] = format_line(Grid(size, tuple(solution)), Alphabet.default(size))
     rules: list[dict[str, Any]] = []
     for key, value in data.items():
-        if key in _IGNORED or key == "negative":
-            continue
-        if key in _COSMETIC:
-            if value:
-                raise PuzzleError(
-                    f"f-puzzles key {key!r} (a drawing whose meaning is in the rules text) "
-                    "is not supported"
-                )
+        if key in _IGNORED or key in DRAWING_KEYS or key == "negative":
             continue
         translate = _TRANSLATE.get(key)
         if translate is None:
@@ -210,6 +169,85 @@ def fpuzzles_document(data: Mapping[str, Any]) -> dict[str, Any]:
     rules.extend(_dots(data, _negative(data.get("negative", [])), size))
     doc["rules"] = [rule for rule in rules if rule]
     return doc
+
+
+def describe_counts(counts: Mapping[str, int]) -> str:
+    """`line ×4, circle ×9`: what a message says about the drawings."""
+    return ", ".join(f"{key} ×{count}" for key, count in counts.items())
+
+
+def blocking_drawings(data: Mapping[str, Any]) -> dict[str, int]:
+    """How many drawings of each key do not render a stored constraint (in key order)."""
+    stored = _stored_groups(data)
+    counts: dict[str, int] = {}
+    for key in DRAWING_KEYS:
+        entries = data.get(key)
+        if not entries:
+            continue
+        if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
+            raise PuzzleError(f"f-puzzles key {key!r} must be a list of objects")
+        count = sum(not _renders_stored(key, entry, data, stored) for entry in entries)
+        if count:
+            counts[key] = count
+    return counts
+
+
+# The f-puzzles tools that add constraints (rangsk's Fpuzzles-NewConstraints userscript) also
+# export each one as a drawing for players without the tool, marked `fromConstraint: <name>`;
+# the key of the constraint is the name in lower case without spaces (f-puzzles' cID), and both
+# whispers are exported under `whispers` with their difference. Older exports marked lines
+# `isNewConstraint: true` and told them apart only by colour.
+_MARK_KEYS = {"germanwhispers": "whispers", "dutchwhispers": "whispers"}
+_OLD_MARK_COLOURS = {"#C060C0": "renban", "#67F067": "whispers", "#6495ED": "slowthermometer"}
+
+
+def _renders_stored(
+    key: str, entry: Mapping[str, Any], data: Mapping[str, Any], stored: set[frozenset[str]]
+) -> bool:
+    """True when a drawing shows a constraint the file also stores: it is marked as drawn
+    from a constraint key present in the file, or it covers exactly the cells of one stored
+    entry (a cage outlining clone cells, a circle on a thermometer's bulb)."""
+    if key == "text" and not str(entry.get("value", "")).strip():
+        return True  # an empty text draws nothing
+    mark = entry.get("fromConstraint")
+    if isinstance(mark, str):
+        mark_key = "".join(mark.split()).lower()
+        if data.get(_MARK_KEYS.get(mark_key, mark_key)) or data.get(mark_key):
+            return True
+    elif entry.get("isNewConstraint") is True:
+        old = _OLD_MARK_COLOURS.get(str(entry.get("outlineC", "")).upper(), "entropicline")
+        if data.get(old):
+            return True
+    groups = entry.get("lines") if key == "line" else [entry.get("cells")]
+    if not isinstance(groups, list) or not groups:
+        return False
+    return all(
+        isinstance(cells, list) and frozenset(str(c).lower() for c in cells) in stored
+        for cells in groups
+    )
+
+
+def _stored_groups(data: Mapping[str, Any]) -> set[frozenset[str]]:
+    """The cell sets of every stored constraint entry: cells, clone cells, a clue's cell, each
+    line and its first cell (a thermometer's or arrow's bulb)."""
+    groups: set[frozenset[str]] = set()
+    for key, value in data.items():
+        if key in DRAWING_KEYS or not isinstance(value, list):
+            continue
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                continue
+            for field in ("cells", "cloneCells"):
+                if isinstance(entry.get(field), list):
+                    groups.add(frozenset(str(c).lower() for c in entry[field]))
+            if isinstance(entry.get("cell"), str):
+                groups.add(frozenset([entry["cell"].lower()]))
+            lines = entry.get("lines")
+            for line in lines if isinstance(lines, list) else ():
+                if isinstance(line, list) and line:
+                    groups.add(frozenset(str(c).lower() for c in line))
+                    groups.add(frozenset([str(line[0]).lower()]))
+    return groups
 
 
 def _translated(
@@ -288,7 +326,18 @@ def _flag(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
 
 
 def _cells(entry: Mapping[str, Any], key: str = "cells") -> list[str]:
-    return [str(c).lower() for c in entry[key]]
+    cells = entry[key]
+    if not isinstance(cells, list):
+        raise TypeError(f"{key!r} must be a list of cell names, not {cells!r:.40}")
+    return [str(c).lower() for c in cells]
+
+
+def _pair(entry: Mapping[str, Any]) -> list[str]:
+    """The two cells a dot or an X/V mark sits between."""
+    cells = _cells(entry)
+    if len(cells) != 2:
+        raise ValueError(f"a dot joins two cells, not {len(cells)} ({', '.join(cells):.60})")
+    return cells
 
 
 def _line_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
@@ -297,6 +346,23 @@ def _line_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
         return [{"type": kind, "lines": lines}] if lines else []
 
     return translate
+
+
+def _whispers(value: Any, size: int) -> list[dict[str, Any]]:
+    """Whispers lines with their least difference: an entry's `value`, else f-puzzles' default
+    for the size, ceil(size / 2) (5 on 9x9: German whispers; Dutch whispers are exported as
+    value 4). One rule per difference."""
+    by_difference: dict[int, list[list[str]]] = {}
+    for entry in value:
+        text = str(entry.get("value") or "").strip()
+        difference = int(text) if text else math.ceil(size / 2)
+        lines = by_difference.setdefault(difference, [])
+        lines.extend(_cells({"line": line}, "line") for line in entry["lines"])
+    return [
+        {"type": "whispers", "lines": lines, "difference": difference}
+        for difference, lines in by_difference.items()
+        if lines
+    ]
 
 
 def _cell_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
@@ -447,8 +513,8 @@ def _dots(data: Mapping[str, Any], negative: set[str], size: int) -> list[dict[s
     try:
         white = [_dot(e, 1) for e in data.get("difference", [])]
         black = [_dot(e, 2) for e in data.get("ratio", [])]
-        xs = [_cells(e) for e in data.get("xv", []) if str(e.get("value", "")).upper() == "X"]
-        vs = [_cells(e) for e in data.get("xv", []) if str(e.get("value", "")).upper() == "V"]
+        xs = [_pair(e) for e in data.get("xv", []) if str(e.get("value", "")).upper() == "X"]
+        vs = [_pair(e) for e in data.get("xv", []) if str(e.get("value", "")).upper() == "V"]
         if any(str(e.get("value", "")).upper() not in ("X", "V") for e in data.get("xv", [])):
             raise ValueError("an xv entry without value 'X' or 'V'")
     except KeyError as exc:
@@ -489,7 +555,7 @@ def _only_default(dots: list[Any], default: int, key: str) -> None:
 
 
 def _dot(entry: Mapping[str, Any], default: int) -> Any:
-    cells = _cells(entry)
+    cells = _pair(entry)
     value = str(entry.get("value", "")).strip()
     if value and int(value) != default:
         return {"cells": cells, "value": int(value)}
@@ -511,7 +577,7 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "slowthermometer": _line_rule("slowthermometer"),
     "palindrome": _line_rule("palindrome"),
     "renban": _line_rule("renban"),
-    "whispers": _line_rule("whispers"),
+    "whispers": _whispers,
     "betweenline": _line_rule("between"),
     "difference": _held,
     "ratio": _held,

@@ -97,6 +97,9 @@ def puzzle_document(puzzle: Puzzle, solution: Grid | None = None) -> dict[str, A
     doc: dict[str, Any] = {}
     if puzzle.title:
         doc["title"] = puzzle.title
+    for name, text in (("source", puzzle.source), ("notes", puzzle.notes)):
+        if text:
+            doc[name] = text
     doc["size"] = puzzle.size
     if puzzle.shape.is_jigsaw:
         labels = puzzle.shape.region_labels
