@@ -11,6 +11,7 @@ import pytest
 from pysat.solvers import Solver
 
 from satsudoku import Shape, get_backend
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles
 from satsudoku.proof.certificate import (
@@ -273,7 +274,11 @@ def test_writing_over_a_certificate_leaves_no_partial_files(tmp_path: Path) -> N
     puzzle = puzzle_from_line(sample_lines(BUNDLED / "top1465.txt", 1)[0], Shape(3, 3))
     solution = get_backend("bitmask").solve(puzzle).solutions
     folder = make_certificate(puzzle, solution).write(tmp_path / "c")
-    make_certificate(puzzle, solution, solver="glucose4").write(folder)
+    again = make_certificate(puzzle, solution, solver="glucose4")
+    with pytest.raises(PuzzleError, match="already holds certificate files"):
+        again.write(folder)  # old and new evidence are never mixed
+    assert json.loads((folder / "manifest.json").read_text())["solver"] == "cadical195"
+    again.write(folder, force=True)
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         ["formula.cnf", "manifest.json", "proof.drat", "solution.txt"]
     )
@@ -288,7 +293,8 @@ def test_writing_over_a_certificate_leaves_no_partial_files(tmp_path: Path) -> N
         ({"manifest.json": "{"}, "manifest.json: not JSON"),
         ({"manifest.json": '{"format": "satsudoku-certificate/1", "puzzle": 5}'}, "object"),
         ({"proof.drat": "x y\n"}, "proof.drat: line 1"),
-        ({"formula.cnf": b"\xff\xfe"}, "unreadable"),
+        ({"formula.cnf": b"\xff\xfe"}, "formula.cnf: 2 bytes cannot hold the 9x9 extended"),
+        ({"manifest.json": b"{\xff\xfe}"}, "manifest.json: not UTF-8 text (byte 2)"),
     ],
 )
 def test_an_unreadable_certificate_is_rejected_not_raised(

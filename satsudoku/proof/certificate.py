@@ -28,6 +28,16 @@ from satsudoku.encoders.cnf import (
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.proof.drat import ProofFormatError, check_drat, parse_dimacs, parse_drat
+from satsudoku.proof.files import (
+    CERTIFICATE_FILES,
+    clear,
+    make_folder,
+    opened_folder,
+    present,
+    read_bounded,
+    read_text,
+    write_all,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 from satsudoku.verify import violations
@@ -46,7 +56,13 @@ PROOF_SOLVERS = (
     "glucose3",
     "lingeling",
 )
-CERTIFICATE_FILES = ("manifest.json", "formula.cnf", "proof.drat", "solution.txt")
+
+# Reading limits: every file is refused unread past these, so a stranger's certificate costs
+# memory in proportion to what its puzzle needs (formula.cnf's limit follows from the
+# re-encoded puzzle, solution.txt's from its size) or to a bound the caller states (the proof).
+MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document
+MAX_PROOF_BYTES = 256 * 1024 * 1024  # the default; verify-certificate --max-proof-mib
+MAX_JSON_DIGITS = 20  # no manifest number needs more; int() raises past 4,300 digits
 
 
 class CertificateTimeoutError(Exception):
@@ -72,6 +88,11 @@ class SatCertificate:
     @property
     def clauses(self) -> list[Clause]:
         return self.formula.clauses
+
+    @property
+    def lemma_count(self) -> int:
+        """Lemma lines of the proof (deletions aside), the empty clause included."""
+        return sum(1 for line in self.proof if not line.startswith("d"))
 
     @property
     def auxiliary_variables(self) -> int:
@@ -100,8 +121,8 @@ class SatCertificate:
             "variables": self.formula.num_vars,
             "auxiliary_variables": self.auxiliary_variables,
             "clauses": len(self.clauses),
-            "lemmas": sum(1 for line in self.proof if not line.startswith("d")),
-            "deletions": sum(1 for line in self.proof if line.startswith("d")),
+            "lemmas": self.lemma_count,
+            "deletions": len(self.proof) - self.lemma_count,
             "puzzle": puzzle_document(plain),
         }
 
@@ -111,32 +132,30 @@ class SatCertificate:
         del summary["puzzle"]
         return summary
 
-    def write(self, directory: str | Path) -> Path:
+    def write(self, directory: str | Path, *, force: bool = False) -> Path:
         """Write formula.cnf, proof.drat, solution.txt, then manifest.json into `directory`.
 
-        A folder is a certificate once it holds manifest.json, so an old manifest goes first
-        and the new one comes last, each file renamed into place whole: an interrupted write
-        leaves no manifest, never a manifest beside half-written evidence.
+        A folder that already holds certificate files (or subfolders that do) is refused, so
+        old and new evidence never mix; `force` removes those files first (satsudoku's own
+        names only). A folder is a certificate once it holds manifest.json, so the manifest
+        comes last, each file renamed into place whole: an interrupted or failed write leaves
+        no manifest and none of the files it wrote. Symlinks are never followed.
         """
         from satsudoku.io import format_line
 
         out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "manifest.json").unlink(missing_ok=True)
+        make_folder(out)
+        clear(out, force=force)
         n = self.puzzle.size
         solution = format_line(self.solution, Alphabet.default(n)) if self.solution else "none"
-        _write_whole(out / "formula.cnf", self.formula_text())
-        _write_whole(out / "proof.drat", "\n".join(self.proof) + "\n")
-        _write_whole(out / "solution.txt", solution + "\n")
-        _write_whole(out / "manifest.json", json.dumps(self.manifest(), indent=2) + "\n")
+        files = [
+            ("formula.cnf", self.formula_text()),
+            ("proof.drat", "\n".join(self.proof) + "\n"),
+            ("solution.txt", solution + "\n"),
+            ("manifest.json", json.dumps(self.manifest(), indent=2) + "\n"),
+        ]
+        write_all(out, files)
         return out
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write `text` to a temporary name and rename it, so `path` is never half-written."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
 
 
 def make_certificate(
@@ -214,43 +233,56 @@ class CertificateCheck:
     drat_trim: str | None = None
 
 
-def verify_certificate(directory: str | Path, *, use_drat_trim: bool = True) -> CertificateCheck:
+def verify_certificate(
+    directory: str | Path, *, use_drat_trim: bool = True, max_proof_bytes: int = MAX_PROOF_BYTES
+) -> CertificateCheck:
     """Check a certificate directory without trusting the solver that wrote it.
 
-    Anything missing, unreadable or inconsistent is a rejection with a one-line reason, never
-    an exception, so one bad certificate does not stop the check of a folder of them.
+    Anything missing, unreadable, oversized or inconsistent is a rejection with a one-line
+    reason, never an exception, so one bad certificate does not stop the check of a folder of
+    them. Files inside the folder are never read through a symlink.
     """
     folder = Path(directory)
     try:
-        return _verify(folder, use_drat_trim)
+        with opened_folder(folder) as fd:
+            return _verify(folder, fd, use_drat_trim, max_proof_bytes)
     except PuzzleError as exc:
         return CertificateCheck(False, (exc.located(),))
-    except (OSError, UnicodeDecodeError) as exc:
-        return CertificateCheck(False, (f"unreadable: {exc}",))
+    except OSError as exc:
+        return CertificateCheck(False, (f"unreadable: {exc.strerror or exc}",))
+    except MemoryError:
+        return CertificateCheck(False, ("out of memory while checking it",))
 
 
-def _verify(folder: Path, use_drat_trim: bool) -> CertificateCheck:
-    """`verify_certificate`, raising PuzzleError for what makes the folder unreadable."""
-    missing = [name for name in CERTIFICATE_FILES if not (folder / name).is_file()]
+def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) -> CertificateCheck:
+    """`verify_certificate` on the open folder `fd`, raising PuzzleError for what is unreadable."""
+    missing = [name for name in CERTIFICATE_FILES if name not in present(fd, CERTIFICATE_FILES)]
     if missing:
         raise PuzzleError(f"{folder}: not a certificate (missing {', '.join(missing)})")
-    manifest = _read_manifest(folder)
+    manifest = _read_manifest(folder, fd)
     puzzle = _manifest_puzzle(folder, manifest)
     status = manifest.get("status")
     if status not in ("unique", "unsatisfiable"):
         raise PuzzleError(f"{folder}/manifest.json: status must be unique or unsatisfiable")
-    encoding = parse_encoding(str(manifest.get("encoding", "")))
+    encoding = parse_encoding(str(manifest.get("encoding", ""))[:40])
     if encoding is Encoding.REDUCED:
         raise PuzzleError(f"{folder}/manifest.json: certificates never use the reduced encoding")
-    solution = _read_solution(folder, puzzle) if status == "unique" else None
-    clauses = _parsed(folder / "formula.cnf", parse_dimacs)[1]
-    steps = _parsed(folder / "proof.drat", parse_drat)
+    solution = _read_solution(fd, puzzle) if status == "unique" else None
+    _check_formula_size(fd, puzzle, encoding)
+    rules = _rules(puzzle, encoding)
+    num_vars, clauses = _parsed(fd, "formula.cnf", _formula_limit(rules, puzzle), parse_dimacs)
+    if num_vars != rules.num_vars:
+        raise PuzzleError(
+            f"formula.cnf: the header declares {num_vars} variables, the puzzle's "
+            f"{encoding.value} encoding has {rules.num_vars}"
+        )
+    why = "for a proof (raise it with --max-proof-mib)"
+    steps = _parsed(fd, "proof.drat", max_proof_bytes, parse_drat, why)
     messages: list[str] = []
     if solution is not None:
         if broken := violations(puzzle, solution):
             return CertificateCheck(False, (f"solution.txt is not a solution: {broken[0]}",))
         messages.append("solution.txt solves the puzzle")
-    rules = _rules(puzzle, encoding)
     aux = rules.num_vars - puzzle.size**3
     problem = _aux_mismatch(manifest, aux) or _unjustified(rules, puzzle, clauses, solution)
     if problem:
@@ -259,9 +291,76 @@ def _verify(folder: Path, use_drat_trim: bool) -> CertificateCheck:
     messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle ({derived})")
     verdict = check_drat(clauses, steps)
     messages.append(("proof.drat: " if verdict.ok else "proof.drat rejected: ") + verdict.message)
+    # Checked once the evidence holds: its own faults say more than the bookkeeping they upset.
+    mismatch = verdict.ok and _manifest_mismatch(manifest, puzzle, rules, clauses, steps)
+    if mismatch:
+        messages.append(mismatch)
     trim = run_drat_trim(folder) if use_drat_trim else None
-    ok = verdict.ok and (trim is None or trim.startswith("verified"))
+    ok = verdict.ok and not mismatch and (trim is None or trim.startswith("verified"))
     return CertificateCheck(ok, tuple(messages), trim)
+
+
+def _check_formula_size(fd: int, puzzle: Puzzle, encoding: Encoding) -> None:
+    """Refuse a formula.cnf too small to hold the puzzle's binary at-most-one clauses, before
+    re-encoding: a few bytes claiming a 64x64 puzzle must not cost the gigabytes its
+    encoding takes."""
+    n = puzzle.size
+    # Pairwise at-most-one per digit in each of the 3n classic houses, and per cell unless
+    # minimal: n*C(n,2) clauses each, every one at least "-a -b 0\n" (8 bytes; 6 counted).
+    houses = 3 * n + (0 if encoding is Encoding.MINIMAL else n)
+    least = 6 * houses * n * (n * (n - 1) // 2)
+    size = os.stat("formula.cnf", dir_fd=fd, follow_symlinks=False).st_size
+    if size < least:
+        raise PuzzleError(
+            f"formula.cnf: {size:,} bytes cannot hold the {n}x{n} {encoding.value} encoding "
+            f"(at least {least:,} bytes)"
+        )
+
+
+def _formula_limit(rules: CnfFormula, puzzle: Puzzle) -> int:
+    """The most bytes formula.cnf may take: 16 per literal and clause of the re-encoded rules,
+    givens and blocking clause (a literal is at most 7 digits, a sign and a space), plus 1 MiB
+    for the comment header, which repeats the puzzle and its title."""
+    cells = puzzle.size**2
+    items = sum(len(clause) + 1 for clause in rules.clauses) + 2 * cells + cells + 1
+    return 16 * items + (1 << 20)
+
+
+def _manifest_mismatch(
+    manifest: dict[str, Any],
+    puzzle: Puzzle,
+    rules: CnfFormula,
+    clauses: list[Clause],
+    steps: list[tuple[bool, Clause]],
+) -> str | None:
+    """The first manifest field that contradicts the files or the puzzle, if any."""
+    lemmas = sum(1 for deletion, _ in steps if not deletion)
+    expected: dict[str, Any] = {
+        "shape": puzzle.shape.describe(),
+        "rules": puzzle.rule_names(),
+        "amo": AtMostOne.PAIRWISE.value,
+        "variables": rules.num_vars,
+        "clauses": len(clauses),
+        "lemmas": lemmas,
+        "deletions": len(steps) - lemmas,
+    }
+    for key, value in expected.items():
+        claimed = manifest.get(key)
+        if claimed != value or isinstance(claimed, bool):
+            return f"manifest.json: {key} is {_short(claimed)}, the files say {_short(value)}"
+    solver = manifest.get("solver")
+    if solver not in PROOF_SOLVERS:
+        return (
+            f"manifest.json: solver {_short(solver)} cannot write usable proofs "
+            f"(one of {', '.join(PROOF_SOLVERS)})"
+        )
+    return None
+
+
+def _short(value: Any) -> str:
+    """A manifest value for a one-line message: at most 40 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _aux_mismatch(manifest: dict[str, Any], aux: int) -> str | None:
@@ -269,15 +368,17 @@ def _aux_mismatch(manifest: dict[str, Any], aux: int) -> str | None:
     claimed = manifest.get("auxiliary_variables", aux)
     if claimed == aux and not isinstance(claimed, bool):
         return None
-    return f"manifest.json: {claimed!r} auxiliary variables, the encoding has {aux}"
+    return f"manifest.json: {_short(claimed)} auxiliary variables, the encoding has {aux}"
 
 
-def _parsed(path: Path, parse: Callable[[str], T]) -> T:
-    """`parse` of the file's text; a PuzzleError naming the file when it does not parse."""
+def _parsed(
+    fd: int, name: str, limit: int, parse: Callable[[bytes], T], why: str = "for this puzzle"
+) -> T:
+    """`parse` of the file's bytes (read up to `limit`); a PuzzleError naming the file."""
     try:
-        return parse(path.read_text())
+        return parse(read_bounded(fd, name, limit, why))
     except ProofFormatError as exc:
-        raise PuzzleError(f"{path.name}: {exc.message}") from None
+        raise PuzzleError(f"{name}: {exc.message}") from None
 
 
 def check_certificate(cert: SatCertificate) -> CertificateCheck:
@@ -341,14 +442,25 @@ def run_drat_trim(folder: Path, timeout: float = 60.0) -> str | None:
     return f"not verified: {last}"
 
 
-def _read_manifest(folder: Path) -> dict[str, Any]:
+def _read_manifest(folder: Path, fd: int) -> dict[str, Any]:
+    """manifest.json, refused when too large, too deeply nested or holding over-long numbers."""
+    text = read_text(fd, "manifest.json", MAX_MANIFEST_BYTES, "for a manifest")
     try:
-        data = json.loads((folder / "manifest.json").read_text())
+        data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise PuzzleError(f"{folder}/manifest.json: not JSON ({exc.msg})") from None
+    except RecursionError:  # the C parser counts its depth and stops cleanly
+        raise PuzzleError(f"{folder}/manifest.json: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PuzzleError(f"{folder}/manifest.json: not a {FORMAT} manifest")
     return data
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+        shown = f"{len(digits):,} digits (at most {MAX_JSON_DIGITS})"
+        raise PuzzleError(f"manifest.json: a number of {shown}")
+    return int(digits)
 
 
 def _manifest_puzzle(folder: Path, manifest: dict[str, Any]) -> Puzzle:
@@ -360,15 +472,15 @@ def _manifest_puzzle(folder: Path, manifest: dict[str, Any]) -> Puzzle:
     )
 
 
-def _read_solution(folder: Path, puzzle: Puzzle) -> Grid:
+def _read_solution(fd: int, puzzle: Puzzle) -> Grid:
     """solution.txt: one line in the default alphabet of the size (1-9, then A, B, ...)."""
     n = puzzle.size
     symbols = Alphabet.default(n).symbols
-    text = (folder / "solution.txt").read_text().strip()
+    text = read_text(fd, "solution.txt", 4 * n * n + 64, f"for a {n}x{n} solution").strip()
     if len(text) != n * n or any(ch not in symbols for ch in text):
         shown = text[:20] + ("..." if len(text) > 20 else "")
         raise PuzzleError(
-            f"{folder}/solution.txt: expected {n * n} symbols from {symbols!r}, "
+            f"solution.txt: expected {n * n} symbols from {symbols!r}, "
             f"found {len(text)} ({shown!r})"
         )
     return Grid(n, tuple(symbols.index(ch) + 1 for ch in text))

@@ -8,7 +8,8 @@ Glucose-style proofs that delete reason clauses at level 0 pose no problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import io
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from satsudoku.errors import PuzzleError
@@ -32,7 +33,11 @@ class DratVerdict:
     needed: tuple[int, ...] = ()  # 1-based numbers of the lemmas checked, in proof order
 
 
-def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
+# DIMACS and DRAT tools (drat-trim, the SAT competition checkers) hold literals in a C int.
+MAX_VARIABLE = 2**31 - 1
+
+
+def parse_dimacs(text: str | bytes) -> tuple[int, list[Clause]]:
     """The declared variable count and the clauses of a DIMACS CNF text.
 
     The header is a promise the checker holds the file to: a literal past the declared
@@ -41,11 +46,10 @@ def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
     header: tuple[int, int, int] | None = None  # (line, variables, clauses)
     clauses: list[Clause] = []
     current: Clause = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped[0] in "c%":
+    for lineno, stripped in _lines(text):
+        if stripped[:1] in (b"c", b"%"):
             continue
-        if stripped.startswith("p"):
+        if stripped.startswith(b"p"):
             if header is not None:
                 raise ProofFormatError(f"line {lineno}: a second 'p cnf' header")
             header = (lineno, *_header_counts(stripped, lineno))
@@ -53,7 +57,7 @@ def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
         if header is None:
             raise ProofFormatError(f"line {lineno}: a clause before the 'p cnf' header")
         _, num_vars, declared = header
-        for lit in _literals(stripped, lineno):
+        for lit in _literals(stripped, lineno, "a DIMACS clause"):
             if lit == 0:
                 if len(clauses) == declared:
                     raise ProofFormatError(
@@ -81,44 +85,69 @@ def parse_dimacs(text: str) -> tuple[int, list[Clause]]:
     return header[1], clauses
 
 
-def _header_counts(stripped: str, lineno: int) -> tuple[int, int]:
-    """(variables, clauses) of a 'p cnf V C' line, both non-negative integers."""
+def _lines(text: str | bytes) -> Iterator[tuple[int, bytes]]:
+    """(line number, stripped line) of the non-blank lines, read lazily: a proof of millions
+    of lines never exists as a list of lines beside its parsed clauses."""
+    data = text.encode() if isinstance(text, str) else text
+    for lineno, line in enumerate(io.BytesIO(data), 1):
+        stripped = line.strip()
+        if stripped:
+            yield lineno, stripped
+
+
+def _shown(text: bytes) -> str:
+    """At most 40 characters of a line, for an error message that stays one short line."""
+    shown = text[:40].decode("utf-8", "replace")
+    return repr(shown + ("..." if len(text) > 40 else ""))
+
+
+def _header_counts(stripped: bytes, lineno: int) -> tuple[int, int]:
+    """(variables, clauses) of a 'p cnf V C' line, both integers in 0..MAX_VARIABLE."""
     parts = stripped.split()
-    if (
-        len(parts) == 4
-        and parts[:2] == ["p", "cnf"]
-        and all(x.isascii() and x.isdigit() for x in parts[2:])
-    ):
-        return int(parts[2]), int(parts[3])
-    raise ProofFormatError(f"line {lineno}: bad DIMACS header {stripped!r}")
+    if len(parts) == 4 and parts[:2] == [b"p", b"cnf"] and all(x.isdigit() for x in parts[2:]):
+        if all(len(x) <= 10 and int(x) <= MAX_VARIABLE for x in parts[2:]):
+            return int(parts[2]), int(parts[3])
+        raise ProofFormatError(
+            f"line {lineno}: header counts beyond {MAX_VARIABLE}, the most DIMACS tools accept"
+        )
+    raise ProofFormatError(f"line {lineno}: bad DIMACS header {_shown(stripped)}")
 
 
-def _literals(stripped: str, lineno: int) -> list[int]:
-    """The integers of a clause line."""
-    try:
-        return [int(tok) for tok in stripped.split()]
-    except ValueError:
-        raise ProofFormatError(f"line {lineno}: not a DIMACS clause: {stripped!r}") from None
+def _literals(stripped: bytes, lineno: int, what: str) -> list[int]:
+    """The integers of a clause line, each within ±MAX_VARIABLE."""
+    tokens = stripped.split()
+    # Tokens are measured before int(), which is slow on long digit strings and raises past
+    # 4,300 digits: a literal has at most 10 digits and a sign.
+    if max(map(len, tokens)) <= 11:
+        try:
+            lits = [int(tok) for tok in tokens]
+        except ValueError:
+            raise ProofFormatError(f"line {lineno}: not {what}: {_shown(stripped)}") from None
+        if max(lits) <= MAX_VARIABLE and min(lits) >= -MAX_VARIABLE:
+            return lits
+    elif not all(tok.lstrip(b"-").isdigit() for tok in tokens):
+        raise ProofFormatError(f"line {lineno}: not {what}: {_shown(stripped)}")
+    raise ProofFormatError(
+        f"line {lineno}: a literal beyond ±{MAX_VARIABLE}, the most DIMACS tools accept"
+    )
 
 
-def parse_drat(text: str) -> list[tuple[bool, Clause]]:
+def parse_drat(text: str | bytes) -> list[tuple[bool, Clause]]:
     """The steps of a textual DRAT proof: (is_deletion, clause), in order."""
     steps: list[tuple[bool, Clause]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped[0] == "c":
+    for lineno, stripped in _lines(text):
+        if stripped.startswith(b"c"):
             continue
-        deletion = stripped[0] == "d"
+        deletion = stripped.startswith(b"d")
         body = stripped[1:] if deletion else stripped
-        try:
-            lits = [int(tok) for tok in body.split()]
-        except ValueError:
-            raise ProofFormatError(
-                f"line {lineno}: not a textual DRAT step (binary DRAT is not supported)"
-            ) from None
-        if not lits or lits[-1] != 0 or 0 in lits[:-1]:
+        if not body.strip():
             raise ProofFormatError(f"line {lineno}: a DRAT step must end with a single 0")
-        steps.append((deletion, lits[:-1]))
+        what = "a textual DRAT step (binary DRAT is not supported)"
+        lits = _literals(body, lineno, what)
+        if lits[-1] != 0 or 0 in lits[:-1]:
+            raise ProofFormatError(f"line {lineno}: a DRAT step must end with a single 0")
+        lits.pop()
+        steps.append((deletion, lits))
     return steps
 
 
@@ -131,8 +160,7 @@ class _Checker:
 
     def __init__(self, formula: Sequence[Clause], lemmas: Sequence[Clause]) -> None:
         self.num_formula = len(formula)
-        every = [list(dict.fromkeys(c)) for c in (*formula, *lemmas)]
-        top = max((abs(lit) for clause in every for lit in clause), default=0)
+        every, top = _compact([list(dict.fromkeys(c)) for c in (*formula, *lemmas)])
         self.off = top
         size = 2 * top + 1
         self.val = [False] * size  # val[lit + off]: lit is true
@@ -307,27 +335,49 @@ class _Checker:
         return used
 
 
+def _compact(clauses: list[Clause]) -> tuple[list[Clause], int]:
+    """`clauses` with variables past their literal count L renumbered L+1, L+2, ... in order of
+    appearance, and the largest variable after that.
+
+    The checker's arrays are indexed by variable, so this bounds them by what the files hold
+    (at most 2L variables), whatever numbers a proof's new (RAT, extension) variables carry:
+    renaming variables one-to-one changes no RUP or RAT verdict.
+    """
+    total = sum(map(len, clauses))
+    top = max((max(map(abs, clause)) for clause in clauses if clause), default=0)
+    if top <= total:
+        return clauses, top
+    renamed: dict[int, int] = {}
+    for clause in clauses:
+        for k, lit in enumerate(clause):
+            var = abs(lit)
+            if var > total:
+                new = renamed.setdefault(var, total + len(renamed) + 1)
+                clause[k] = new if lit > 0 else -new
+    return clauses, max(total, total + len(renamed))
+
+
 def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) -> DratVerdict:
-    """Check that `steps` (from `parse_drat`) refute `formula`."""
+    """Check that `steps` (from `parse_drat`) refute `formula`.
+
+    Lemma counts and numbers cover every lemma line of the proof, the empty clause included,
+    as the certificate's manifest counts them.
+    """
     lemmas = [clause for deletion, clause in steps if not deletion]
-    deletions = len(steps) - len(lemmas)
-    end = next((k for k, clause in enumerate(lemmas) if not clause), len(lemmas))
+    total, deletions = len(lemmas), len(steps) - len(lemmas)
+    end = next((k for k, clause in enumerate(lemmas) if not clause), total)
     lemmas = lemmas[:end]  # everything after the first empty clause is irrelevant
     checker = _Checker(formula, lemmas)
     if checker.base_conflict:
-        return DratVerdict(True, "the formula is refuted by unit propagation alone", 0, 0, 0)
+        message = "the formula is refuted by unit propagation alone"
+        return DratVerdict(True, message, total, 0, deletions)
     first = checker.num_formula
     used = checker.rup([], first + len(lemmas))
     if used is None:
-        return DratVerdict(
-            False,
-            "the proof derives no conflict (no empty clause by unit propagation)",
-            len(lemmas),
-            0,
-            deletions,
-        )
+        message = "the proof derives no conflict (no empty clause by unit propagation)"
+        return DratVerdict(False, message, total, 0, deletions)
     marked = used
-    needed: list[int] = []
+    needed = [end + 1] if end < total else []  # the empty clause, checked just now
     for k in range(len(lemmas) - 1, -1, -1):
         cid = first + k
         if cid not in marked:
@@ -338,20 +388,16 @@ def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) 
         needed.append(k + 1)
         found = checker.rup(simplified, cid)
         if found is None and lemmas[k]:
-            found = checker.rat(lemmas[k], cid)
+            found = checker.rat(checker.originals[cid], cid)  # renumbered as the checker's
         if found is None:
-            return DratVerdict(
-                False,
-                f"lemma {k + 1} ({' '.join(map(str, lemmas[k]))} 0) is neither RUP nor RAT",
-                len(lemmas),
-                len(needed),
-                deletions,
-            )
+            shown = " ".join(map(str, lemmas[k][:12])) + (" ..." if len(lemmas[k]) > 12 else "")
+            message = f"lemma {k + 1} ({shown} 0) is neither RUP nor RAT"
+            return DratVerdict(False, message, total, len(needed), deletions)
         marked |= found
     return DratVerdict(
         True,
-        f"valid refutation: {len(needed)} of {len(lemmas)} lemmas needed and checked",
-        len(lemmas),
+        f"valid refutation: {len(needed)} of {total} lemmas needed and checked",
+        total,
         len(needed),
         deletions,
         tuple(reversed(needed)),
