@@ -7,7 +7,6 @@ proof that satsudoku checks itself.
 
 from __future__ import annotations
 
-import fcntl
 import itertools
 import os
 import signal
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from ortools.sat.python import cp_model
 
+from satsudoku.backends.drat_slot import DratSlot
 from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
@@ -243,9 +243,8 @@ def _watch(read_fd: int) -> None:
 
 
 # CP-SAT 9.15 writes DRAT only to the fixed path of its C++ flag --cp_model_drat_output, which
-# Python cannot set; a lock file serialises satsudoku processes around it.
+# Python cannot set; `DratSlot` owns and locks it (tests point this at a private directory).
 DRAT_PATH = Path("/tmp/drat.txt")
-_DRAT_LOCK = Path("/tmp/drat.txt.satsudoku.lock")
 
 
 def certify(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None = None) -> Proof:
@@ -274,11 +273,14 @@ def certify(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None = N
     params.symmetry_level = 0
     params.output_drat_proof = True
     search = _Search(solver, deadline)
-    with open(_DRAT_LOCK, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        DRAT_PATH.unlink(missing_ok=True)
+    slot = DratSlot(DRAT_PATH)
+    if not slot.claim(deadline):  # another satsudoku run held the path until the deadline
+        return Proof("none", {"certification": "timeout", "stopped": "timeout", "complete": False})
+    try:
         status = search.run(model)
-        text = DRAT_PATH.read_text() if DRAT_PATH.exists() else ""
+        text = slot.read()
+    finally:
+        slot.release()  # the proof is removed as soon as it is read
     if status == cp_model.UNKNOWN:
         reason = search.stop_reason()
         return Proof("none", {"certification": reason, "stopped": reason, "complete": False})
