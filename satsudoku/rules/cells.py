@@ -71,10 +71,27 @@ class Even(_CellSet):
             yield Allowed(cell, even)
 
 
+def _outside_neighbours(cells: tuple[Cell, ...], shape: Shape) -> Iterator[tuple[Cell, Cell]]:
+    """(cell, neighbour) for each orthogonal neighbour of each cell that is not in `cells`.
+
+    Fortress cells compare only with neighbours outside their own set: two touching maximum
+    cells need not be ordered (else any two would contradict each other). This is f-puzzles'
+    meaning, as its solver states it: dclamage/SudokuSolver `MinimumConstraint` and
+    `MaximumConstraint`, whose `ValidAdjacentCells` skips cells of the same constraint. A
+    minimum cell beside a maximum cell is outside the other's set, so both rules order them.
+    """
+    inside = frozenset(cells)
+    for cell in cells:
+        for other in neighbours(cell, ORTHOGONAL, shape.size):
+            if other not in inside:
+                yield cell, other
+
+
 @register_rule("minimum")
 @dataclass(frozen=True)
 class Minimum(_CellSet):
-    """Each cell holds a smaller digit than every orthogonal neighbour."""
+    """Each cell holds a smaller digit than each orthogonal neighbour that is not itself one of
+    these minimum cells (see `_outside_neighbours`)."""
 
     type: ClassVar[str] = "minimum"
 
@@ -83,15 +100,15 @@ class Minimum(_CellSet):
         return cls(cls.read(spec, shape))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
-        for cell in self.cells:
-            for other in neighbours(cell, ORTHOGONAL, shape.size):
-                yield Less(cell, other)
+        for cell, other in _outside_neighbours(self.cells, shape):
+            yield Less(cell, other)
 
 
 @register_rule("maximum")
 @dataclass(frozen=True)
 class Maximum(_CellSet):
-    """Each cell holds a larger digit than every orthogonal neighbour."""
+    """Each cell holds a larger digit than each orthogonal neighbour that is not itself one of
+    these maximum cells (see `_outside_neighbours`)."""
 
     type: ClassVar[str] = "maximum"
 
@@ -100,9 +117,8 @@ class Maximum(_CellSet):
         return cls(cls.read(spec, shape))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
-        for cell in self.cells:
-            for other in neighbours(cell, ORTHOGONAL, shape.size):
-                yield Less(other, cell)
+        for cell, other in _outside_neighbours(self.cells, shape):
+            yield Less(other, cell)
 
 
 @register_rule("quadruple")
