@@ -124,17 +124,24 @@ class Renban:
 @register_rule("whispers")
 @dataclass(frozen=True)
 class Whispers:
-    """Neighbours along each line differ by at least `difference` (5: German whispers)."""
+    """Neighbours along each line differ by at least `difference`.
+
+    Without a `difference` it is ⌈n/2⌉ for digits 1..n: 5 on 9×9 (German whispers), 3 on
+    6×6, 2 on 4×4. This is f-puzzles' meaning, whose whispers carry no difference: its solver
+    (dclamage/SudokuSolver `WhispersConstraint`) defaults to (MAX_VALUE + 1) / 2.
+    """
 
     type: ClassVar[str] = "whispers"
     lines: Lines
-    difference: int = 5
+    difference: int
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Whispers:
         check_fields(spec, {"lines"}, {"difference"})
         lines = lines_of(spec["lines"], shape, "lines")
-        difference = integer(spec.get("difference", 5), "difference", low=1, high=shape.size - 1)
+        difference = (shape.size + 1) // 2
+        if "difference" in spec:
+            difference = integer(spec["difference"], "difference", low=1, high=shape.size - 1)
         return cls(lines, difference)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
@@ -143,10 +150,8 @@ class Whispers:
                 yield Pair(a, b, Relation.AT_LEAST, self.difference)
 
     def to_spec(self) -> dict[str, Any]:
-        spec = _spec(self.type, self.lines)
-        if self.difference != 5:
-            spec["difference"] = self.difference
-        return spec
+        # Always written: the default depends on the board size, which a spec does not carry.
+        return {**_spec(self.type, self.lines), "difference": self.difference}
 
 
 @register_rule("between")
