@@ -13,7 +13,7 @@ WIDTH = 100  # fixed, so the page does not depend on the terminal that builds it
 
 
 def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.formatter_class = functools.partial(parser.formatter_class, width=WIDTH)  # type: ignore[assignment]
+    parser.formatter_class = functools.partial(parser.formatter_class, width=WIDTH)  # type: ignore[call-arg]
     return parser
 
 

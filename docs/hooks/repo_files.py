@@ -6,14 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mkdocs.structure.files import File, Files
-
 ROOT = Path(__file__).resolve().parents[2]
 # site path -> repository path; docs/*.md link to the site path (tests/test_docs.py reads this)
 REPO_FILES = {"results/paradigms.png": "benchmarks/results/paradigms.png"}
 
 
-def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
+    """Add each file of REPO_FILES to the site (mkdocs imported here: tests read REPO_FILES
+    without it)."""
+    from mkdocs.structure.files import File
+
     for site_path, repo_path in REPO_FILES.items():
         source = ROOT / repo_path
         if not source.is_file():
