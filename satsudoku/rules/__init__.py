@@ -100,7 +100,22 @@ def _load_builtin_rules() -> None:
     """Import the modules whose decorators fill the registry (deferred to avoid cycles), then
     the installed plugins: every `satsudoku.rules` entry point is loaded once."""
     global _entry_points_loaded
-    from satsudoku.rules import cells, chess, classic, dots, groups, lines, sums  # noqa: F401
+    from satsudoku.rules import (  # noqa: F401
+        cages,
+        candidates,
+        cells,
+        chess,
+        classic,
+        dots,
+        groups,
+        indexers,
+        inequalities,
+        lines,
+        linesets,
+        linesums,
+        outside,
+        sums,
+    )
 
     if _entry_points_loaded:
         return

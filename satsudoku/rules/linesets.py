@@ -1,0 +1,244 @@
+"""Line rules about which kinds of digit sit together: entropic, modular and parity lines (a
+class per run of cells), nabner lines (no equal or consecutive pair) and lockout lines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from satsudoku.constraints import Constraint, Pair, Relation, table_of
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Digit, Shape, cell_name
+from satsudoku.rules import register_rule
+from satsudoku.rules.condition import Condition, Digits
+from satsudoku.rules.fields import check_fields, integer, lines_of, names
+
+Lines = tuple[tuple[Cell, ...], ...]
+Classify = Callable[[Digit], int]
+
+
+def _spec(kind: str, lines: Lines) -> dict[str, Any]:
+    return {"type": kind, "lines": [names(line) for line in lines]}
+
+
+def _label(kind: str, line: tuple[Cell, ...]) -> str:
+    return f"{kind}({cell_name(line[0])}..{cell_name(line[-1])})"
+
+
+def runs_hold_every_class(line: Digits, classify: Classify, width: int) -> bool:
+    """Every run of `width` consecutive digits (the whole line if shorter) has pairwise
+    different classes: with `width` classes, one of each."""
+    classes = [classify(d) for d in line]
+    runs = [classes[i : i + width] for i in range(max(1, len(classes) - width + 1))]
+    return all(len(set(run)) == len(run) for run in runs)
+
+
+def class_line(kind: str, line: tuple[Cell, ...], classify: Classify, width: int) -> Condition:
+    """The shared mechanism of entropic, modular and parity lines.
+
+    Exact as pairs: cells closer than `width` along the line have different classes (so every
+    run holds each class once), and cells `width` apart the same class (implied, but stated so
+    search sees it at once). Each pair is a table of at most n² digit pairs.
+    """
+
+    def parts(shape: Shape) -> tuple[Constraint, ...]:
+        out: list[Constraint] = []
+        for i in range(len(line)):
+            for j in range(i + 1, min(len(line), i + width + 1)):
+                same = j - i == width
+                out.append(
+                    table_of(
+                        (line[i], line[j]),
+                        lambda a, b, same=same: (classify(a) == classify(b)) == same,
+                        shape.size,
+                    )
+                )
+        return tuple(out)
+
+    return Condition(
+        line,
+        _label(kind, line),
+        lambda t: runs_hold_every_class(t, classify, width),
+        parts,
+    )
+
+
+def _entropic_classes(shape: Shape) -> Classify:
+    third = shape.size // 3
+    return lambda d: (d - 1) // third
+
+
+@register_rule("entropicline")
+@dataclass(frozen=True)
+class EntropicLine:
+    """Every run of three cells along a line holds one low, one middle and one high digit
+    (1-3, 4-6, 7-9 on 9×9; on n×n the thirds of 1..n); a line of two holds two classes.
+
+    Meaning: f-puzzles key `entropicline` as rangsk's SudokuSolver reads it, and ISS `Entropic`
+    ("every sequential group of 3 cells on the line must have different values from the groups
+    {1,2,3}, {4,5,6} and {7,8,9}"), which also makes a two-cell line's classes differ.
+    """
+
+    type: ClassVar[str] = "entropicline"
+    lines: Lines
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> EntropicLine:
+        check_fields(spec, {"lines"})
+        if shape.size % 3:
+            raise PuzzleError(f"needs a size divisible by 3 (low, middle, high), not {shape.size}")
+        return cls(lines_of(spec["lines"], shape, "lines"))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        classify = _entropic_classes(shape)
+        for line in self.lines:
+            yield class_line("entropic", line, classify, 3)
+
+    def to_spec(self) -> dict[str, Any]:
+        return _spec(self.type, self.lines)
+
+
+@register_rule("modularline")
+@dataclass(frozen=True)
+class ModularLine:
+    """Every run of `modulus` cells along a line (3 unless given) holds one digit of each
+    residue modulo `modulus`; a shorter line holds different residues.
+
+    Meaning: f-puzzles key `modularline` as rangsk's SudokuSolver reads it (residues 147, 258,
+    369), and ISS `Modular~mod` ("every sequential group of 'mod' cells on the line must have
+    different values when taken modulo 'mod'").
+    """
+
+    type: ClassVar[str] = "modularline"
+    lines: Lines
+    modulus: int = 3
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ModularLine:
+        check_fields(spec, {"lines"}, {"modulus"})
+        modulus = integer(spec.get("modulus", 3), "modulus", low=2, high=shape.size)
+        return cls(lines_of(spec["lines"], shape, "lines"), modulus)
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        m = self.modulus
+        for line in self.lines:
+            yield class_line(f"modular {m}", line, lambda d: d % m, m)
+
+    def to_spec(self) -> dict[str, Any]:
+        spec = _spec(self.type, self.lines)
+        if self.modulus != 3:
+            spec["modulus"] = self.modulus
+        return spec
+
+
+@register_rule("parityline")
+@dataclass(frozen=True)
+class ParityLine:
+    """Digits along a line alternate between odd and even.
+
+    Meaning: the parity line of rangsk's SudokuSolver and of the CTC "parity line" rule
+    ("adjacent cells along the line have different parity"); it is the modular line with
+    modulus 2 and is posted through the same mechanism.
+    """
+
+    type: ClassVar[str] = "parityline"
+    lines: Lines
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ParityLine:
+        check_fields(spec, {"lines"})
+        return cls(lines_of(spec["lines"], shape, "lines"))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            yield class_line("parity", line, lambda d: d % 2, 2)
+
+    def to_spec(self) -> dict[str, Any]:
+        return _spec(self.type, self.lines)
+
+
+@register_rule("nabner")
+@dataclass(frozen=True)
+class Nabner:
+    """No two digits on a line are equal or consecutive, wherever they stand on it.
+
+    Meaning: rangsk's SudokuSolver `nabner` ("no two digits on the line may be the same or
+    consecutive") and the ISS Nabner examples (every pair of line cells differs by 2 or more).
+    """
+
+    type: ClassVar[str] = "nabner"
+    lines: Lines
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Nabner:
+        check_fields(spec, {"lines"})
+        lines = lines_of(spec["lines"], shape, "lines")
+        for i, line in enumerate(lines):
+            if len(line) > (shape.size + 1) // 2:
+                raise PuzzleError(
+                    f"lines[{i}]: {len(line)} cells cannot hold digits 2 apart from each other"
+                )
+        return cls(lines)
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            for i, a in enumerate(line):
+                for b in line[i + 1 :]:
+                    yield Pair(a, b, Relation.AT_LEAST, 2)
+
+    def to_spec(self) -> dict[str, Any]:
+        return _spec(self.type, self.lines)
+
+
+def locked_out(line: Digits, difference: int) -> bool:
+    """The ends differ by `difference` or more and no other digit lies between them (inclusive)."""
+    low, high = sorted((line[0], line[-1]))
+    return high - low >= difference and all(not low <= d <= high for d in line[1:-1])
+
+
+@register_rule("lockout")
+@dataclass(frozen=True)
+class Lockout:
+    """The two ends of a line (its diamonds) differ by at least `difference` (4 unless given),
+    and every other digit on the line lies outside the range they span, ends included.
+
+    Meaning: ISS `Lockout~minDiff` ("values on the line must not be between the values in the
+    diamonds; the values in the diamonds must differ by the difference given", default 4).
+    Posted as the ends' difference pair and one table of at most n³ triples per inner cell.
+    """
+
+    type: ClassVar[str] = "lockout"
+    lines: Lines
+    difference: int = 4
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Lockout:
+        check_fields(spec, {"lines"}, {"difference"})
+        difference = integer(spec.get("difference", 4), "difference", low=1, high=shape.size - 1)
+        return cls(lines_of(spec["lines"], shape, "lines"), difference)
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            test = partial(locked_out, difference=self.difference)
+            yield Condition(line, _label("lockout", line), test, partial(self._parts, line))
+
+    def _parts(self, line: tuple[Cell, ...], shape: Shape) -> tuple[Constraint, ...]:
+        first, last = line[0], line[-1]
+        out: list[Constraint] = [Pair(first, last, Relation.AT_LEAST, self.difference)]
+        for cell in line[1:-1]:
+            out.append(
+                table_of(
+                    (first, last, cell),
+                    lambda a, b, m: not min(a, b) <= m <= max(a, b),
+                    shape.size,
+                )
+            )
+        return tuple(out)
+
+    def to_spec(self) -> dict[str, Any]:
+        spec = _spec(self.type, self.lines)
+        if self.difference != 4:
+            spec["difference"] = self.difference
+        return spec

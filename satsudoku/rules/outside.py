@@ -1,0 +1,233 @@
+"""Clues outside the grid read along a row or column from their side: X-sums, skyscrapers and
+numbered rooms (sandwiches, whose clue reads the same from both ends, live in `sums`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from satsudoku.constraints import Allowed, Constraint
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Cell, Shape
+from satsudoku.rules import register_rule
+from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
+from satsudoku.rules.fields import as_list, check_fields, integer
+from satsudoku.rules.sums import digit_sets
+
+SIDES = ("left", "right", "top", "bottom")
+Clues = tuple[tuple[int | None, ...], ...]  # one tuple per side in SIDES order, n entries each
+
+
+def side_line(shape: Shape, side: str, index: int) -> tuple[Cell, ...]:
+    """The cells a clue beside row/column `index` sees, nearest first."""
+    n = shape.size
+    if side in ("left", "right"):
+        line = tuple((index, c) for c in range(n))
+    else:
+        line = tuple((r, index) for r in range(n))
+    return line[::-1] if side in ("right", "bottom") else line
+
+
+def where(side: str, index: int) -> str:
+    """How messages name a clue, e.g. 'left of r3', 'below c5'."""
+    house = "r" if side in ("left", "right") else "c"
+    place = {"left": "left of", "right": "right of", "top": "above", "bottom": "below"}[side]
+    return f"{place} {house}{index + 1}"
+
+
+@dataclass(frozen=True)
+class _OutsideRule:
+    """Shared by the rules whose fields are `left`, `right`, `top`, `bottom`: n entries each,
+    null where that row or column has no clue on that side."""
+
+    type: ClassVar[str]
+    clues: Clues
+
+    @classmethod
+    def read(cls, spec: Mapping[str, Any], shape: Shape, low: int, high: int) -> Clues:
+        check_fields(spec, set(), set(SIDES))
+        n = shape.size
+        sides = []
+        for side in SIDES:
+            items = as_list(spec.get(side, [None] * n), side)
+            if len(items) != n:
+                raise PuzzleError(f"{side} needs {n} entries (null for no clue), got {len(items)}")
+            sides.append(
+                tuple(
+                    None if v is None else integer(v, f"{side}[{i}]", low=low, high=high)
+                    for i, v in enumerate(items)
+                )
+            )
+        return tuple(sides)
+
+    def lines(self, shape: Shape) -> Iterator[tuple[str, tuple[Cell, ...], int]]:
+        """(where, the cells from the clue's side, clue) for every clue."""
+        for side, clues in zip(SIDES, self.clues, strict=True):
+            for index, clue in enumerate(clues):
+                if clue is not None:
+                    yield where(side, index), side_line(shape, side, index), clue
+
+    def to_spec(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {"type": self.type}
+        for side, clues in zip(SIDES, self.clues, strict=True):
+            if any(v is not None for v in clues):
+                spec[side] = list(clues)
+        return spec
+
+
+def x_sum(line: Digits, total: int) -> bool:
+    """The first X digits add up to `total`, X being the first digit."""
+    return sum(line[: line[0]]) == total
+
+
+def visible(line: Digits) -> int:
+    """How many digits are taller than every digit before them (seen from the line's start)."""
+    count, tallest = 0, 0
+    for d in line:
+        if d > tallest:
+            count, tallest = count + 1, d
+    return count
+
+
+def numbered_room(line: Digits, clue: int) -> bool:
+    """The X-th digit is `clue`, X being the first digit."""
+    return line[line[0] - 1] == clue
+
+
+@register_rule("xsum")
+@dataclass(frozen=True)
+class XSum(_OutsideRule):
+    """A clue is the sum of the first X digits of its row or column seen from its side, X being
+    the first of them (its own digit included).
+
+    Meaning: f-puzzles key `xsum` as rangsk's SudokuSolver reads it, and ISS `XSum` ("the sum of
+    the first X numbers must add up to the given sum; X is the number in the first cell").
+    Posted as the first cell's possible X plus one Table over the shortest prefix that decides
+    every possible X (at most 10,800 rows on 9×9; a clue of 45 needs no table at all).
+    """
+
+    type: ClassVar[str] = "xsum"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> XSum:
+        n = shape.size
+        return cls(cls.read(spec, shape, 1, n * (n + 1) // 2))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for place, line, total in self.lines(shape):
+            label = f"x-sum {place} = {total}"
+            test = partial(x_sum, total=total)
+            yield Condition(line, label, test, partial(_x_sum_parts, line, total, label))
+
+
+def _x_sum_parts(
+    line: tuple[Cell, ...], total: int, label: str, shape: Shape
+) -> tuple[Constraint, ...]:
+    n = shape.size
+    # X = 1 needs total 1; otherwise X and X-1 other different digits must reach the total.
+    feasible = frozenset(
+        x
+        for x in range(1, n + 1)
+        if (x == 1 and total == 1) or any(x in s for s in digit_sets(n, x, total))
+    )
+    parts: list[Constraint] = [Allowed(line[0], feasible)]
+    # X = n always sums to n(n+1)/2, so only the shorter X need the table (n is then alone).
+    width = max((x for x in feasible if x < n), default=1)
+    if width >= 2:
+
+        def viable(prefix: Digits) -> bool:
+            x = prefix[0]
+            return x in feasible and sum(prefix[:x]) <= total
+
+        parts.append(
+            distinct_table(
+                line[:width],
+                n,
+                lambda t: t[0] == n or sum(t[: t[0]]) == total,
+                label,
+                viable,
+            )
+        )
+    return tuple(parts)
+
+
+@register_rule("skyscraper")
+@dataclass(frozen=True)
+class Skyscraper(_OutsideRule):
+    """A clue counts the digits visible from its side: a digit is seen when it is taller
+    (larger) than every digit before it.
+
+    Meaning: f-puzzles key `skyscraper` as rangsk's SudokuSolver reads it, and ISS `Skyscraper`
+    ("higher skyscrapers obscure smaller ones"). Clue 1 and clue n are stated as domains; other
+    clues as the Table of line permutations with that many records (the unsigned Stirling number
+    c(n, k): at most 118,124 rows on 9×9, for k = 3).
+    """
+
+    type: ClassVar[str] = "skyscraper"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Skyscraper:
+        return cls(cls.read(spec, shape, 1, shape.size))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for place, line, count in self.lines(shape):
+            label = f"skyscraper {place} sees {count}"
+            test = partial(sees, count=count)
+            yield Condition(line, label, test, partial(_skyscraper_parts, line, count, label))
+
+
+def sees(line: Digits, count: int) -> bool:
+    return visible(line) == count
+
+
+def _skyscraper_parts(
+    line: tuple[Cell, ...], count: int, label: str, shape: Shape
+) -> tuple[Constraint, ...]:
+    n = shape.size
+    if count == 1:
+        return (Allowed(line[0], frozenset({n})),)
+    if count == n:
+        return tuple(Allowed(cell, frozenset({i + 1})) for i, cell in enumerate(line))
+
+    def viable(prefix: Digits) -> bool:
+        seen = visible(prefix)
+        # At most one more record per remaining cell, and none past the tallest digit n.
+        return seen <= count and seen + min(n - len(prefix), n - max(prefix)) >= count
+
+    return (distinct_table(line, n, lambda t: visible(t) == count, label, viable),)
+
+
+@register_rule("numberedroom")
+@dataclass(frozen=True)
+class NumberedRoom(_OutsideRule):
+    """A clue is the digit standing X cells in from its side, X being the first digit there.
+
+    Meaning: ISS `NumberedRoom` ("the digit which has to be placed in the Nth cell in the
+    corresponding direction, where N is the digit placed in the first cell"); rangsk's
+    SudokuSolver `numberedroom` likewise. Posted as one implication per X: "first = X ⇒ the X-th
+    cell holds the clue", each a table of at most n² pairs.
+    """
+
+    type: ClassVar[str] = "numberedroom"
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> NumberedRoom:
+        return cls(cls.read(spec, shape, 1, shape.size))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for place, line, clue in self.lines(shape):
+            label = f"numbered room {place} = {clue}"
+            test = partial(numbered_room, clue=clue)
+            yield Condition(line, label, test, partial(_numbered_room_parts, line, clue))
+
+
+def _numbered_room_parts(line: tuple[Cell, ...], clue: int, shape: Shape) -> tuple[Constraint, ...]:
+    n = shape.size
+    parts: list[Constraint] = []
+    if clue != 1:  # X = 1 points at the first cell itself, which would have to hold the clue
+        parts.append(Allowed(line[0], frozenset(range(2, n + 1))))
+    for x in range(2, n + 1):
+        parts.append(implication_table((line[0], line[x - 1]), n, x, frozenset({clue}), True))
+    return tuple(parts)
