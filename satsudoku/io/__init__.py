@@ -130,7 +130,7 @@ def _iter_input(src: InputText, fmt: str, options: ReadOptions) -> Iterator[Puzz
     start = first.lstrip()
     if fmt in DATASET_FORMATS or (fmt == "auto" and looks_like_killer(start)):
         kind = fmt if fmt in DATASET_FORMATS else "killer"
-        yield from iter_dataset(src.text_lines(first, skipped), kind, options)
+        yield from iter_dataset(src.text_lines(first), kind, options, start=skipped + 1)
         return
     if fmt == "fpuzzles" or (fmt == "auto" and looks_like_fpuzzles(start)):
         text = src.document(first, skipped, skipped_chars, "f-puzzles")
@@ -147,7 +147,7 @@ def _iter_input(src: InputText, fmt: str, options: ReadOptions) -> Iterator[Puzz
         text = src.document(first, skipped, skipped_chars, fmt.upper() if fmt == "toml" else "JSON")
         puzzles: Iterable[Puzzle] = _structured(text, fmt, options)
     else:
-        puzzles = iter_text_puzzles(src.text_lines(first, skipped), options, fmt)
+        puzzles = iter_text_puzzles(src.text_lines(first), options, fmt, start=skipped + 1)
     count = 0
     for puzzle in puzzles:
         count += 1

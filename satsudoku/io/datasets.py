@@ -39,12 +39,15 @@ def looks_like_killer(line: str) -> bool:
     )
 
 
-def iter_dataset(lines: Iterable[str], fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
-    """One puzzle per non-blank, non-comment line; errors carry the file and line."""
+def iter_dataset(
+    lines: Iterable[str], fmt: str, options: ReadOptions, start: int = 1
+) -> Iterator[Puzzle]:
+    """One puzzle per non-blank, non-comment line; errors carry the file and line (the first
+    line being number `start`)."""
     parse = parse_killer if fmt == "killer" else parse_jigsaw
     source = options.source or "<input>"
     count = 0
-    for lineno, line in enumerate(lines, start=1):
+    for lineno, line in enumerate(lines, start=start):
         text = line.strip()
         if not text or text.startswith("#"):
             continue

@@ -20,6 +20,9 @@ from satsudoku.io.limits import MAX_DOCUMENT_CHARS, MAX_LINE_CHARS, MAX_SIZE
 Notify = Callable[[str], None]  # receives a one-line notice, e.g. "waiting for a writer on p"
 
 _BOM = b"\xef\xbb\xbf"
+_CHUNK = 1 << 20
+# The start of the first line that is neither blank nor a `#` comment.
+_CONTENT_LINE = re.compile(rb"^[ \t\r\f\v]*[^ \t\r\f\v\n#]", re.MULTILINE)
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")  # old Mac line ends, which text mode also split on
 
 
@@ -59,20 +62,46 @@ def _open_fifo(path: str, source: str, notify: Notify | None) -> BinaryIO:
 
 
 class InputText:
-    """A binary stream read as UTF-8 text in bounded pieces, counting lines for messages."""
+    """A binary stream read as UTF-8 text in bounded pieces, counting lines for messages.
+
+    Reads go through one buffer of whole chunks, so that skipping a million comment lines is
+    a regular-expression match per chunk rather than Python work per line.
+    """
 
     def __init__(self, raw: BinaryIO, source: str) -> None:
         self.raw = raw
         self.source = source
+        self._read_some = getattr(raw, "read1", raw.read)  # read1: what is there, a pipe streams
         self.lineno = 0  # lines read so far
-        self._first = True
+        self._buf = b""
+        self._pos = 0
+        self._eof = False
         self._partial = b""  # the first content line's bytes, when it was cut at the limit
 
+    def _fill(self) -> bool:
+        """Append a chunk to the buffer (dropping what was read); False at the end of input."""
+        if self._eof:
+            return False
+        chunk = self._read_some(_CHUNK)
+        self._buf = self._buf[self._pos :] + chunk
+        self._pos = 0
+        if not chunk:
+            self._eof = True
+        return bool(chunk)
+
     def _read_line(self) -> bytes:
-        data = self.raw.readline(MAX_LINE_CHARS + 1)
-        if self._first:
-            self._first = False
-            data = data.removeprefix(_BOM)
+        """The next line with its newline; a line longer than MAX_LINE_CHARS comes back cut
+        to MAX_LINE_CHARS + 1 bytes without one, and b"" means the end of input."""
+        while True:
+            end = self._buf.find(b"\n", self._pos, self._pos + MAX_LINE_CHARS + 1)
+            if end >= 0 or len(self._buf) - self._pos > MAX_LINE_CHARS or not self._fill():
+                break
+        if end >= 0:
+            stop = end + 1
+        else:
+            stop = min(len(self._buf), self._pos + MAX_LINE_CHARS + 1)
+        data = self._buf[self._pos : stop]
+        self._pos = stop
         if data:
             self.lineno += 1
         return data
@@ -81,9 +110,8 @@ class InputText:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            bad = data[exc.start]
             raise PuzzleError(
-                f"not UTF-8 text (byte 0x{bad:02x}: {exc.reason})",
+                f"not UTF-8 text (byte 0x{data[exc.start]:02x}: {exc.reason})",
                 source=self.source,
                 line=lineno,
                 column=exc.start + 1,
@@ -101,14 +129,27 @@ class InputText:
         """Pass blank and `#` lines; return their count, their total length and the first
         other line, which may be cut at MAX_LINE_CHARS ("" at the end of input). Nothing
         skipped is kept, so a million comment lines cost no memory."""
+        if not self._fill():
+            return 0, 0, ""
+        self._buf = self._buf.removeprefix(_BOM)
         skipped = chars = 0
-        while data := self._read_line():
-            if data.strip() and not data.lstrip().startswith(b"#"):
-                return skipped, chars, self._decode_start(data)
-            if len(data) > MAX_LINE_CHARS and not data.endswith(b"\n"):
-                raise self._too_long(self.lineno)
-            skipped += 1
-            chars += len(data)
+        while True:
+            found = _CONTENT_LINE.search(self._buf, self._pos)
+            if found is not None:
+                end = found.start()
+            else:  # every whole line here is skipped; the unfinished last one waits for more
+                end = self._buf.rfind(b"\n", self._pos) + 1 or self._pos
+            skipped += self._buf.count(b"\n", self._pos, end)
+            chars += end - self._pos
+            self._pos = end
+            if found is not None or len(self._buf) - end > MAX_LINE_CHARS or not self._fill():
+                break
+        self.lineno = skipped
+        data = self._read_line()
+        if data.strip() and not data.lstrip().startswith(b"#"):
+            return skipped, chars, self._decode_start(data)
+        if data:  # a blank or comment line too long to be skipped
+            raise self._too_long(self.lineno)
         return skipped, chars, ""
 
     def _decode_start(self, data: bytes) -> str:
@@ -116,14 +157,11 @@ class InputText:
         if len(data) > MAX_LINE_CHARS and not data.endswith(b"\n"):
             self._partial = data
             return data[:MAX_LINE_CHARS].decode("utf-8", "ignore")
-        self._partial = b""
         return self._decode(data, self.lineno)
 
-    def text_lines(self, first: str, skipped: int) -> Iterator[str]:
-        """Every line for the text formats: `skipped` blank ones, then `first`, then the rest;
-        a line longer than any puzzle needs is an error, raised before it is kept."""
-        for _ in range(skipped):
-            yield "\n"
+    def text_lines(self, first: str) -> Iterator[str]:
+        """The lines for the text formats, from `first` on (line number self.lineno); a line
+        longer than any puzzle needs is an error, raised before it is kept."""
         if self._partial:
             raise self._too_long(self.lineno)
         if first:
@@ -137,10 +175,10 @@ class InputText:
         """The whole input as one document (JSON, TOML, f-puzzles), blank lines kept in place
         for line numbers; over MAX_DOCUMENT_CHARS bytes is an error, refused before reading
         the excess."""
-        head = self._partial or first.encode("utf-8")
+        head = (self._partial or first.encode("utf-8")) + self._buf[self._pos :]
         budget = MAX_DOCUMENT_CHARS - skipped_chars - len(head)
-        rest = self.raw.read(budget + 1) if budget >= 0 else b"x"
-        if len(rest) > budget:
+        rest = self.raw.read(budget + 1) if budget >= 0 and not self._eof else b""
+        if budget < 0 or len(rest) > budget:
             limit = MAX_DOCUMENT_CHARS // (1024 * 1024)
             raise PuzzleError(
                 f"{self.source}: {what} input is over the {limit} MiB limit for one document; "

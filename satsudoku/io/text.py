@@ -59,16 +59,16 @@ def is_number(text: str) -> bool:
 
 
 def iter_text_puzzles(
-    lines: Iterable[str], options: ReadOptions, layout: str = "auto"
+    lines: Iterable[str], options: ReadOptions, layout: str = "auto", start: int = 1
 ) -> Iterator[Puzzle]:
     """Yield every puzzle in `lines`, streaming (a 49k-line file is never held whole).
 
     `layout` is "auto", or "line"/"grid" to settle the one ambiguity of auto-detection: a
     block of 16k lines that are each a 4×4 puzzle (36k 6×6, 64k 8×8) reads as one puzzle per
-    line unless told they are 16×16 (36×36, 64×64) grids.
+    line unless told they are 16×16 (36×36, 64×64) grids. `start` numbers the first line.
     """
     block: list[tuple[int, str]] = []
-    for lineno, raw in enumerate(lines, 1):
+    for lineno, raw in enumerate(lines, start):
         line = raw.rstrip("\r\n")
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or _TITLE_RE.match(stripped):
