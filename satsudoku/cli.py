@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
 from satsudoku import __version__
 from satsudoku.commands import command_modules
-from satsudoku.errors import BackendBugError, PuzzleError, SatsudokuError
+from satsudoku.commands.common import check_rule_types
+from satsudoku.errors import BackendBugError, OutputError, PuzzleError, SatsudokuError
+from satsudoku.io.output import GuardedStdout, silence
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 128 + signal.SIGINT, 128 + signal.SIGPIPE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,24 +34,43 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for `satsudoku`; returns the process exit code."""
     args = build_parser().parse_args(argv)
+    stdout = sys.stdout
+    sys.stdout = GuardedStdout(stdout)  # write errors become one line, not a traceback
     try:
+        check_rule_types(getattr(args, "rule", ()))
         code: int = args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
         return code
     except PuzzleError as exc:
-        print(f"satsudoku: {exc.located()}", file=sys.stderr)
-        return EXIT_INPUT
+        return _fail(exc.located(), EXIT_INPUT)
     except BackendBugError as exc:
-        print(f"satsudoku: internal error, please report: {exc}", file=sys.stderr)
-        return EXIT_BUG
+        return _fail(f"internal error, please report: {exc}", EXIT_BUG)
+    except OutputError as exc:
+        silence(stdout)
+        return _fail(str(exc), EXIT_INPUT)
     except SatsudokuError as exc:
-        print(f"satsudoku: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(str(exc), EXIT_USAGE)
     except KeyboardInterrupt:
-        print("satsudoku: interrupted", file=sys.stderr)
-        return 130
+        return _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
-        sys.stderr.close()  # `satsudoku solve big.txt | head`: the reader left, not an error
-        return EXIT_OK
+        # `satsudoku solve big.txt | head -1`: the reader has seen enough. Quietly, with the
+        # status a shell reports for a GNU tool ended by SIGPIPE.
+        silence(stdout)
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:  # a file error no command turned into a message: still one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}", EXIT_INPUT)
+    finally:
+        sys.stdout = stdout
+
+
+def _fail(message: str, code: int) -> int:
+    """Say what went wrong in one line on stderr (if stderr itself still works)."""
+    try:
+        print(f"satsudoku: {message}", file=sys.stderr, flush=True)
+    except OSError:
+        pass
+    return code
 
 
 if __name__ == "__main__":

@@ -44,6 +44,10 @@ class UnknownRuleError(PuzzleError):
     """A rule type that no registered rule class provides."""
 
 
+class OutputError(SatsudokuError):
+    """An output cannot be written (a full disk, a directory in the way): one line, exit 1."""
+
+
 class UnknownBackendError(SatsudokuError):
     """A backend name that the registry does not know."""
 

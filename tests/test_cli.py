@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from satsudoku.cli import main
+from satsudoku.io import format_line, read_text
+from satsudoku.symbols import Alphabet
 from tests.conftest import BUNDLED, REPO
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -73,7 +75,8 @@ def test_rule_option_adds_diagonals(tmp_path: Path, capsys: pytest.CaptureFixtur
     puzzle, solution = (BUNDLED / "x-sudoku-sample.txt").read_text().split()
     path = write(tmp_path, puzzle)
     assert main(["solve", path]) == 0
-    assert capsys.readouterr().out.endswith(" multiple\n")
+    first, verdict, second = capsys.readouterr().out.split()  # the second witness follows
+    assert verdict == "multiple" and first != second and len(first) == len(second) == 81
     assert main(["solve", path, "--rule", "diagonal"]) == 0
     assert capsys.readouterr().out == f"{solution} unique\n"
 
@@ -168,3 +171,80 @@ def test_an_option_the_backend_does_not_take_is_a_usage_error(
     err = capsys.readouterr().err
     assert "--max-nodes does not apply to --backend sat" in err
     assert "--presolve does not apply to --backend bitmask" in err
+
+
+def test_multiple_shows_both_witnesses_labelled_and_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The witness of 'multiple' is two grids: both printed, each under '# solution K', and the
+    answer read back as input gives exactly those two grids as puzzles."""
+    grid = "12..\n....\n....\n....\n"
+    assert main(["solve", write(tmp_path, grid)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# puzzle 1: multiple [bitmask, ")
+    assert "\n# solution 1\n" in out and "\n\n# solution 2\n" in out
+    witnesses = [p.givens for p in read_text(out)]
+    assert len(witnesses) == 2 and witnesses[0] != witnesses[1]
+    assert all(w.is_complete() and w[(0, 0)] == 1 and w[(0, 1)] == 2 for w in witnesses)
+    assert main(["solve", write(tmp_path, grid), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [format_line(w, Alphabet.default(4)) for w in witnesses] == record["solutions"]
+
+
+def test_no_solution_prints_a_dash_in_the_line_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", write(tmp_path, "11" + "." * 79)]) == 0
+    assert capsys.readouterr().out == "- unsatisfiable\n"
+
+
+def test_counts_in_text_are_pluralised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The easy puzzle falls to propagation alone: one search node, said as '1 node'."""
+    grid = "\n".join(EASY[r * 9 : r * 9 + 9] for r in range(9))
+    assert main(["solve", write(tmp_path, grid)]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.endswith(", 1 node]") and "nodes" not in header
+
+
+def test_json_times_are_rounded_alike(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", write(tmp_path, EASY + "\n"), "--json", "--backend", "sat"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["time_s"] == record["stats"]["time_s"] == round(record["time_s"], 6)
+    floats = [v for v in record["stats"].values() if isinstance(v, float)]
+    assert all(v == round(v, 6) for v in floats)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--encoding", "bogus", "--backend", "sat"], "unknown encoding 'bogus'"),
+        (["count", "--amo", "bogus", "--backend", "sat"], "unknown at-most-one encoding"),
+        (["solve", "--solver", "bogus", "--backend", "sat"], "unknown SAT solver 'bogus'"),
+        (["solve", "--model", "bogus", "--backend", "cpsat"], "unknown CP-SAT model 'bogus'"),
+        (["solve", "--backend", "all", "--encoding", "bogus"], "unknown encoding 'bogus'"),
+        (["solve", "--backend", "sat", "--amo", "native"], "has no native at-most-one"),
+        (["solve", "--rule", "nope"], "--rule nope: unknown rule type 'nope'"),
+        (["convert", "--rule", "killer"], "--rule killer: rule 'killer': missing field 'cages'"),
+        (["explain", "--solver", "bogus"], "unknown SAT solver 'bogus'"),
+        (["solve", "--backend", "bogus"], "invalid choice: 'bogus'"),
+        (["solve", "--format", "bogus"], "invalid choice: 'bogus'"),
+        (["encode", "--encoding", "bogus"], "invalid choice: 'bogus'"),
+        (["encode", "--amo", "bogus"], "invalid choice: 'bogus'"),
+        (["encode", "--model", "bogus"], "invalid choice: 'bogus'"),
+        (["prove", "--solver", "bogus"], "invalid choice: 'bogus'"),
+        (["prove", "--encoding", "reduced"], "invalid choice: 'reduced'"),
+        (["convert", "--to", "bogus"], "invalid choice: 'bogus'"),
+    ],
+)
+def test_every_option_with_a_fixed_set_of_values_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """A value outside the set is a usage error (exit 2), as README says, whichever part of
+    satsudoku finds it: argparse, a backend's constructor, or the rule registry."""
+    path = write(tmp_path, EASY)
+    try:
+        code = main([*argv, path])
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    assert code == 2
+    assert message in capsys.readouterr().err

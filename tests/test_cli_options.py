@@ -62,3 +62,28 @@ def test_box_option_decides_which_cells_share_a_box(
     assert json.loads(capsys.readouterr().out)["status"] == "unsatisfiable"
     assert main(["solve", path, "--box", "3x2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "multiple"
+
+
+def test_count_progress_shows_solutions_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, f"{EMPTY_4X4}\n{EMPTY_4X4}\n")
+    assert main(["count", path, "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "288\n288\n"
+    final = captured.err.split("\r")[-1]  # the line left on screen at the end
+    assert final.startswith("2 puzzles, 576 solutions, ") and final.rstrip().endswith("/s")
+    assert main(["count", path]) == 0  # stderr is no terminal here: no display by default
+    assert capsys.readouterr().err == ""
+
+
+def test_prove_progress_names_the_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each phase is drawn as it begins when the display is idle (the first one always is)."""
+    path = _write(tmp_path, EMPTY_4X4[:-2] + "12\n")
+    assert main(["prove", path, "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("puzzle 1: multiple")
+    assert "\r0 puzzles, 0/s  puzzle 1: searching (" in captured.err
+    assert captured.err.split("\r")[-1].startswith("1 puzzle, ")
+    assert main(["prove", path, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

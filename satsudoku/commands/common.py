@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
-from satsudoku.errors import PuzzleError, SatsudokuError
+from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
+from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
 from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
-from satsudoku.rules import load_plugin
+from satsudoku.rules import load_plugin, make_rule
 from satsudoku.symbols import check_symbols
 
 
@@ -152,11 +153,17 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
         options = {name: _options_for(name, given) for name in names}
         if unused := set(given) - {option for chosen in options.values() for option in chosen}:
             raise SatsudokuError(f"{_flags(unused)}: no available backend takes it")
-        return CrossCheckBackend(names, options=options)
+        try:
+            return CrossCheckBackend(names, options=options)
+        except PuzzleError as exc:
+            raise SatsudokuError(exc.message) from None
     options = _options_for(args.backend, given)
     if unused := set(given) - set(options):
         raise SatsudokuError(f"{_flags(unused)} does not apply to --backend {args.backend}")
-    return get_backend(args.backend, **options)
+    try:
+        return get_backend(args.backend, **options)
+    except PuzzleError as exc:  # a constructor sees only options: a bad value is a usage error
+        raise SatsudokuError(exc.message) from None
 
 
 def _options_for(name: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -191,6 +198,20 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         yield puzzle
 
 
+def check_rule_types(types: Iterable[str]) -> None:
+    """Refuse a `--rule` that names no rule type, or one that needs fields, as a usage error
+    (run after parsing, so rules from every --plugin, wherever it stood, are known)."""
+    for name in types:
+        try:
+            make_rule({"type": name}, regular_shape(3, 3))
+        except UnknownRuleError as exc:
+            raise SatsudokuError(f"--rule {name}: {exc.message}") from None
+        except PuzzleError as exc:
+            raise SatsudokuError(
+                f"--rule {name}: {exc.message} (a rule with fields goes in a puzzle document)"
+            ) from None
+
+
 def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
     """One JSON Lines record (FORMATS.md §3)."""
     symbols = puzzle.symbols
@@ -202,8 +223,8 @@ def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "solutions": lines,
         "count": result.count,
         "backend": result.backend,
-        "time_s": round(result.time_s, 6),
-        "stats": dict(result.stats),
+        "time_s": _seconds(result.time_s),
+        "stats": {k: _seconds(v) if isinstance(v, float) else v for k, v in result.stats.items()},
         "proof": result.proof.to_json() if result.proof else None,
     }
     if puzzle.origin:
@@ -219,66 +240,177 @@ def result_json(index: int, puzzle: Puzzle, result: Result) -> dict[str, Any]:
     return record
 
 
+def _seconds(value: float) -> float:
+    """Times in JSON to the microsecond, the same rounding wherever a time appears."""
+    return round(value, 6)
+
+
 def render_text(index: int, puzzle: Puzzle, result: Result) -> str:
-    """The answer in the input's own layout (FORMATS.md §3), with the verdict."""
-    grid = result.solution
+    """The answer in the input's own layout (FORMATS.md §3), with the verdict.
+
+    A line puzzle gets `<solution> <verdict>` (`-` when there is none), and `multiple` adds the
+    second witness after the verdict; other layouts get a `# puzzle N` header and the grids,
+    each under a `# solution K` label when there are two. Either way it reads back as puzzles.
+    """
+    witnesses = result.solutions[:2]  # two different grids settle 'multiple'
     status = result.status.value
     if puzzle.layout == "line":
-        return f"{format_line(grid, puzzle.symbols) if grid else '-'} {status}"
+        lines = [format_line(grid, puzzle.symbols) for grid in witnesses] or ["-"]
+        return " ".join([lines[0], status, *lines[1:]])
     header = f"# puzzle {index + 1}"
     if puzzle.title:
         header += f" ({puzzle.title})"
     header += f": {status} [{result.backend}, {_stats_text(result)}]"
-    if grid is None:
-        return header
-    body = format_as_read(grid, puzzle)
-    return f"{header}\n{body}" if puzzle.layout == "leetcode" else f"{header}\n{body}\n"
+    blocks = [format_as_read(grid, puzzle) for grid in witnesses]
+    if len(blocks) > 1:
+        blocks = [f"# solution {k}\n{block}" for k, block in enumerate(blocks, 1)]
+    if puzzle.layout == "leetcode":  # one board per line: no blank line needed between them
+        return "\n".join([header, *blocks])
+    return "\n".join([header, *(f"{block}\n" for block in blocks)])
+
+
+_UNITS = {"nodes": "node", "conflicts": "conflict", "branches": "branch"}
 
 
 def _stats_text(result: Result) -> str:
     parts = [f"{result.time_s:.3f} s"]
     for key in ("nodes", "conflicts", "branches"):
         if key in result.stats:
-            parts.append(f"{result.stats[key]} {key}")
+            parts.append(plural(int(result.stats[key]), _UNITS[key]))
     if result.count is not None and result.count > 1:
         parts.append(f"exactly {result.count} solutions")
     return ", ".join(parts)
 
 
-class Progress:
-    """A one-line progress display on stderr, shown only to a person watching a terminal."""
+def add_progress_option(parser: argparse.ArgumentParser, default: str) -> None:
+    """--progress / --no-progress, one spelling for every long-running command."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"progress line on stderr (default: {default})",
+    )
 
-    def __init__(self, enabled: bool | None, stream: TextIO | None = None) -> None:
+
+class Progress:
+    """A one-line progress display on stderr for a person watching: puzzles done with their
+    verdicts (solve, prove) or the solutions found (count), and what is running now (`phase`),
+    redrawn with its elapsed time while it lasts."""
+
+    def __init__(
+        self,
+        enabled: bool | None,
+        stream: TextIO | None = None,
+        *,
+        solutions: bool = False,
+        beside_terminal_output: bool = False,
+    ) -> None:
+        """`enabled=None` decides by the terminals: stderr must be one, and stdout must not be
+        unless `beside_terminal_output` (the line is then erased before each output line)."""
         stream = stream or sys.stderr  # looked up now: tests and callers may swap sys.stderr
         if enabled is None:
-            enabled = stream.isatty() and not sys.stdout.isatty()
+            enabled = stream.isatty() and (beside_terminal_output or not sys.stdout.isatty())
         self.enabled = enabled
         self.stream = stream
+        self.show_solutions = solutions
         self.start = time.perf_counter()
         self.done = 0
+        self.solutions = 0
         self.counts: dict[str, int] = {}
+        self.current = ""  # the phase running now, e.g. "puzzle 3: refuting"
+        self.current_start = self.start
         self._last = 0.0
+        self._width = 0  # characters of the line on screen, 0 when none is
+        self._lock = threading.Lock()  # the ticker thread draws too
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
-    def update(self, result: Result) -> None:
+    def update(self, result: Result | None = None) -> None:
+        """Count one finished puzzle, with its verdict and solutions when given."""
         self.done += 1
-        status = result.status.value
-        self.counts[status] = self.counts.get(status, 0) + 1
+        if result is not None:
+            self.solutions += len(result.solutions)
+            status = result.status.value
+            self.counts[status] = self.counts.get(status, 0) + 1
+        self.current = ""
         now = time.perf_counter()
         if self.enabled and now - self._last > 0.2:
-            self._last = now
             self._draw(now)
 
-    def _draw(self, now: float) -> None:
-        rate = self.done / max(now - self.start, 1e-9)
-        tally = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
-        self.stream.write(f"\r{self.done} puzzles, {rate:.0f}/s  {tally}   ")
-        self.stream.flush()
+    def phase(self, name: str) -> None:
+        """Show what runs now on the next puzzle (e.g. 'refuting'); a ticker redraws it twice a
+        second, so a long phase shows life."""
+        self.current, self.current_start = f"puzzle {self.done + 1}: {name}", time.perf_counter()
+        if not self.enabled:
+            return
+        if self._ticker is None:
+            self._ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
+            self._ticker.start()
+        if self.current_start - self._last > 0.2:  # short phases show at the ticker's pace
+            self._draw(self.current_start)
+
+    def emit(self, text: str) -> None:
+        """Print one output line on stdout, erasing the progress line first if they share a
+        terminal (it is drawn again at the next update)."""
+        with self._lock:
+            if self._width and sys.stdout.isatty():
+                self._write("\r" + " " * self._width + "\r")
+                self._width = 0
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()  # results stream: each one is out as soon as it is known
 
     def close(self) -> None:
-        if self.enabled and self.done:
+        """Stop the ticker and leave the final state on its own line."""
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+        if self.enabled and (self.done or self._width):
+            self.current = ""
             self._draw(time.perf_counter())
-            self.stream.write("\n")
+            self._write("\n")
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            self._draw(time.perf_counter())
+
+    def _draw(self, now: float) -> None:
+        with self._lock:
+            self._last = now
+            text = self._text(now)
+            pad = " " * max(self._width - len(text), 0)  # cover the end of a longer old line
+            self._width = len(text)
+            self._write(f"\r{text}{pad}")
+
+    def _text(self, now: float) -> str:
+        elapsed = max(now - self.start, 1e-9)
+        parts = [plural(self.done, "puzzle")]
+        if self.show_solutions:
+            parts.append(f"{plural(self.solutions, 'solution')}, {self.solutions / elapsed:.0f}/s")
+        else:
+            parts.append(f"{self.done / elapsed:.0f}/s")
+        text = ", ".join(parts)
+        if self.counts and not self.show_solutions:
+            text += "  " + " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        if self.current:
+            text += f"  {self.current} ({now - self.current_start:.1f} s)"
+        return text
+
+    def _write(self, text: str) -> None:
+        if not self.enabled:
+            return
+        try:
+            self.stream.write(text)
             self.stream.flush()
+        except OSError:
+            self.enabled = False  # stderr went away: the work goes on without the display
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 node', '2 nodes', '1 branch', '3 branches'."""
+    if count == 1:
+        return f"{count} {noun}"
+    suffix = "es" if noun.endswith(("s", "sh", "ch", "x", "z")) else "s"
+    return f"{count} {noun}{suffix}"
 
 
 def plugin_argument(name: str) -> str:
@@ -326,7 +458,3 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
     return value
-
-
-def write_json_line(record: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(record) + "\n")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from satsudoku.commands.common import add_input_options, load_puzzles, positive_int
@@ -18,6 +17,7 @@ from satsudoku.encoders.cnf import (
     parse_encoding,
 )
 from satsudoku.errors import BackendUnavailableError, PuzzleError
+from satsudoku.io.output import write_output
 from satsudoku.puzzle import Puzzle
 
 
@@ -60,7 +60,12 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="encode the K-th puzzle of FILE (1-based); needed when FILE holds several",
     )
-    parser.add_argument("-o", "--output", metavar="PATH", help="write here instead of stdout")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write here instead of stdout, whole or not at all ('-': stdout)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -71,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         formula = encode_puzzle(puzzle, parse_encoding(args.encoding), parse_amo(args.amo))
         text = dimacs(formula, header_comments(puzzle, formula, source=puzzle.origin))
-    if args.output:
-        Path(args.output).write_text(text)
+    if args.output and args.output != "-":
+        write_output(args.output, text)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from satsudoku.backends.pysat_tools import parse_solver
-from satsudoku.commands.common import add_input_options, load_puzzles
+from satsudoku.commands.common import add_input_options, load_puzzles, plural
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import cell_name
 from satsudoku.proof.core import CORE_SOLVER, minimal_conflict
 
@@ -21,13 +22,24 @@ def register(subparsers: Any) -> None:
     )
     add_input_options(parser)
     parser.add_argument(
-        "--solver", default=CORE_SOLVER, help=f"pysat solver (default: {CORE_SOLVER})"
+        "--solver",
+        type=solver_argument,
+        default=CORE_SOLVER,
+        help=f"pysat solver (default: {CORE_SOLVER})",
     )
     parser.set_defaults(run=run)
 
 
+def solver_argument(text: str) -> str:
+    """An unknown solver name is a usage error (exit 2), found while parsing."""
+    try:
+        return parse_solver(text)
+    except PuzzleError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    solver = parse_solver(args.solver)
+    solver = parse_solver(args.solver)  # the default, too, in its canonical spelling
     for index, puzzle in enumerate(load_puzzles(args), 1):
         conflict = minimal_conflict(puzzle, solver=solver)
         if conflict is None:
@@ -38,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
             named = ", ".join(
                 f"{cell_name(cell)}={puzzle.symbols.symbol(d)}" for cell, d in conflict
             )
-            plural = "s" if len(conflict) > 1 else ""
             print(
-                f"puzzle {index}: {named}: conflict ({len(conflict)} given{plural} "
+                f"puzzle {index}: {named}: conflict ({plural(len(conflict), 'given')} "
                 "that cannot hold together)"
             )
     return 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import json
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -13,11 +13,11 @@ from satsudoku.commands.common import (
     Progress,
     add_backend_options,
     add_input_options,
+    add_progress_option,
     backend_from_args,
     load_puzzles,
     render_text,
     result_json,
-    write_json_line,
 )
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
@@ -33,12 +33,7 @@ def register(subparsers: Any) -> None:
     add_input_options(parser)
     add_backend_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress line on stderr (default: when stderr is a terminal and stdout is not)",
-    )
+    add_progress_option(parser, "when stderr is a terminal and stdout is not")
     parser.set_defaults(run=run)
 
 
@@ -49,10 +44,9 @@ def run(args: argparse.Namespace) -> int:
         pairs = solve_stream(backend, load_puzzles(args), limit=args.limit, timeout=args.timeout)
         for index, (puzzle, result) in enumerate(pairs):
             if args.json:
-                write_json_line(result_json(index, puzzle, result))
+                progress.emit(json.dumps(result_json(index, puzzle, result)))
             else:
-                print(render_text(index, puzzle, result))
-            sys.stdout.flush()
+                progress.emit(render_text(index, puzzle, result))
             progress.update(result)
     finally:
         progress.close()
