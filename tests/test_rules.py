@@ -534,3 +534,12 @@ def test_windoku_and_disjoint_groups_refuse_jigsaw_regions() -> None:
     for kind in ("windoku", "disjointgroups"):
         with pytest.raises(PuzzleError, match="needs regular boxes"):
             make_rule({"type": kind}, shape)
+
+
+def test_a_pill_is_refused_where_digits_exceed_9() -> None:
+    """A multi-cell bulb reads its digits as one decimal number; with digits 10..16 that has
+    no single meaning (f-puzzles' solver concatenates: 1 and 12 read 112), so it is refused."""
+    spec = {"type": "arrow", "arrows": [{"bulb": ["r1c1", "r1c2"], "shaft": ["r2c1", "r2c2"]}]}
+    with pytest.raises(PuzzleError, match=r"arrows\[0\]: a 2-cell bulb .* not on a 16x16 board"):
+        make_rule(spec, Shape(4, 4))
+    assert make_rule(spec, Shape(3, 3))  # 9x9: the usual two-digit pill

@@ -210,6 +210,14 @@ class ArrowRule:
             shaft = cells_of(item["shaft"], shape, f"{where}.shaft")
             if set(bulb) & set(shaft):
                 raise PuzzleError(f"{where}: the shaft runs through the bulb")
+            if len(bulb) > 1 and shape.size > 9:
+                # A pill reads its digits side by side as one decimal number; a digit 10..n
+                # has no single decimal place (f-puzzles' solver concatenates the decimal
+                # strings, so 1 and 12 read 112), and a silent different reading is worse.
+                raise PuzzleError(
+                    f"{where}: a {len(bulb)}-cell bulb reads its digits as one number, "
+                    f"defined for digits 1..9 only, not on a {shape.size}x{shape.size} board"
+                )
             arrows.append(Arrow(bulb, shaft))
         return cls(tuple(arrows))
 
