@@ -171,6 +171,16 @@ class Grid:
     def from_rows(cls, rows: Sequence[Sequence[int]]) -> Grid:
         return cls(len(rows), tuple(v for row in rows for v in row))
 
+    def __str__(self) -> str:
+        """Rows of symbols (1-9, then A, B, …; `.` empty), as `solve` prints a grid read as
+        rows; past 61 symbols, rows of numbers. No box borders: a grid does not know its boxes."""
+        from satsudoku.io.writers import format_rows  # the writers import this module
+        from satsudoku.symbols import DEFAULT_SYMBOLS, Alphabet
+
+        if self.size <= len(DEFAULT_SYMBOLS):
+            return format_rows(self, Alphabet.default(self.size))
+        return format_rows(self, Alphabet.numeric(self.size))
+
     def __getitem__(self, cell: Cell) -> int:
         return self.values[cell[0] * self.size + cell[1]]
 

@@ -85,3 +85,16 @@ def test_a_backend_bug_exits_3_with_one_line(
     captured = capsys.readouterr()
     assert captured.out == "" and "backend 'forger' returned a grid that" in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_a_grid_prints_as_rows_of_symbols() -> None:
+    """`print(result.solution)` (README's API example) shows the grid, not a dataclass."""
+    result = BitmaskBackend().solve(puzzle_from_line(EASY))
+    assert str(result.solution) == "\n".join(SOLUTION[r * 9 : r * 9 + 9] for r in range(9))
+    sixteen = Grid.from_rows(
+        [[(r * 4 + r // 4 + c) % 16 + 1 for c in range(16)] for r in range(16)]
+    )
+    assert str(sixteen).splitlines()[0] == "123456789ABCDEFG"  # 1-9 then letters, as read
+    assert str(Grid.empty(4)) == "....\n....\n....\n...."
+    wide = str(Grid.from_rows([[1] * 62] * 62)).splitlines()  # past 61 symbols: numbers
+    assert len(wide) == 62 and wide[0] == " ".join(["1"] * 62)
