@@ -1,7 +1,9 @@
 """A user rule in its own file: no two cells a chess queen's move apart both hold `digit`.
 
 Load it with `satsudoku solve PUZZLE --plugin examples/queen_rule.py --rule queen` (or
-`{"type": "queen", "digit": 9}` in a puzzle document). Rows and columns already keep equal
+`{"type": "queen", "digit": 9}` in a puzzle document; `digit` defaults to the largest digit).
+Fields are read with `satsudoku.rules.fields`, so a bad one (`"digit": "x"`, `99` on 9x9) is a
+one-line error naming the rule and the field, as for built-in rules. Rows and columns keep equal
 digits apart, so only the diagonals need constraints: one two-cell `Table` per diagonal pair,
 allowing every digit pair except (digit, digit). `Table` is part of the shared vocabulary, so the
 rule runs unchanged on the bitmask, SAT and CP-SAT backends and in the verifier.
@@ -16,19 +18,24 @@ from typing import Any, ClassVar
 from satsudoku.constraints import Table
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
+from satsudoku.rules.fields import check_fields, integer
 
 
 @register_rule("queen")
 @dataclass(frozen=True)
 class Queen:
+    """No two cells a queen's move apart both hold `digit`."""
+
     type: ClassVar[str] = "queen"
     digit: int = 9
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Queen:
-        return cls(int(spec.get("digit", 9)))
+        check_fields(spec, required=set(), optional={"digit"})
+        return cls(integer(spec.get("digit", shape.size), "digit", low=1, high=shape.size))
 
     def constraints(self, shape: Shape) -> Iterator[Table]:
+        """One two-cell Table per pair of cells on a common diagonal."""
         digits = range(1, shape.size + 1)
         both = (self.digit, self.digit)
         not_both = frozenset((a, b) for a in digits for b in digits if (a, b) != both)

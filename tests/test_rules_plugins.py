@@ -106,3 +106,40 @@ def test_entry_points_are_loaded(monkeypatch: pytest.MonkeyPatch, plugin_file: P
     monkeypatch.setattr(rules, "_REGISTRY", dict(rules._REGISTRY))
     rules._REGISTRY.pop("queen", None)
     assert make_rule({"type": "queen"}, Shape(3, 3)).to_spec() == {"type": "queen", "digit": 9}
+
+
+@pytest.mark.parametrize(
+    ("digit", "message"),
+    [
+        ('"x"', "rule 'queen': digit must be an integer, not 'x'"),
+        ("99", "rule 'queen': digit = 99 is outside 1..9"),
+        ("0", "rule 'queen': digit = 0 is outside 1..9"),
+        ("true", "rule 'queen': digit must be an integer, not True"),
+    ],
+)
+def test_the_example_plugin_checks_its_field_like_a_builtin_rule(
+    plugin_file: Path, capsys: pytest.CaptureFixture[str], digit: str, message: str
+) -> None:
+    """A user copies examples/queen_rule.py: it must show how a bad field becomes one line."""
+    doc = plugin_file.parent / "doc.json"
+    doc.write_text(f'{{"size": 9, "rules": [{{"type": "queen", "digit": {digit}}}]}}')
+    assert main(["solve", str(doc), "--plugin", str(plugin_file)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_example_plugin_refuses_an_unknown_field(plugin_file: Path) -> None:
+    load_plugin(str(plugin_file))
+    with pytest.raises(SatsudokuError, match="unexpected field 'digits'"):
+        make_rule({"type": "queen", "digits": 9}, Shape(3, 3))
+    assert make_rule({"type": "queen"}, Shape(2, 2)).to_spec() == {"type": "queen", "digit": 4}
+
+
+def test_rule_may_come_before_the_plugin_that_defines_it(
+    plugin_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--rule is checked once every --plugin is loaded, wherever it stands on the line."""
+    puzzle = plugin_file.parent / "p.txt"
+    puzzle.write_text("." * 16 + "\n")
+    assert main(["count", str(puzzle), "--rule", "queen", "--plugin", str(plugin_file)]) == 0
+    assert capsys.readouterr().out == f"{sum(1 for g in all_4x4() if queen_ok(g, 4))}\n"
