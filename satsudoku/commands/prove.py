@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from satsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
-from satsudoku.commands.common import add_input_options, load_puzzles, positive_float
+from satsudoku.commands.common import (
+    Progress,
+    add_input_options,
+    add_progress_option,
+    load_puzzles,
+    positive_float,
+)
 from satsudoku.encoders.cnf import Encoding
 from satsudoku.proof.certificate import (
     PROOF_SOLVERS,
@@ -55,6 +61,7 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="seconds per puzzle, search and proof together (past it: unknown, nothing written)",
     )
+    add_progress_option(parser, "when stderr is a terminal")
     parser.set_defaults(run=run)
 
 
@@ -62,14 +69,24 @@ def run(args: argparse.Namespace) -> int:
     backend = SatBackend(encoding=args.encoding, solver=args.solver)
     puzzles = list(load_puzzles(args))
     root = Path(args.certificate) if args.certificate else None
-    for index, puzzle in enumerate(puzzles, 1):
-        folder = None if root is None else root if len(puzzles) == 1 else root / f"{index:04d}"
-        print(f"puzzle {index}: {_prove(backend, puzzle, args, folder)}", flush=True)
+    progress = Progress(args.progress, beside_terminal_output=True)
+    try:
+        for index, puzzle in enumerate(puzzles, 1):
+            folder = None if root is None else root if len(puzzles) == 1 else root / f"{index:04d}"
+            verdict = _prove(backend, puzzle, args, folder, progress)
+            progress.emit(f"puzzle {index}: {verdict}")
+            progress.update()
+    finally:
+        progress.close()
     return 0
 
 
 def _prove(
-    backend: SatBackend, puzzle: Puzzle, args: argparse.Namespace, folder: Path | None
+    backend: SatBackend,
+    puzzle: Puzzle,
+    args: argparse.Namespace,
+    folder: Path | None,
+    progress: Progress,
 ) -> str:
     """One puzzle's verdict line; a certificate is written only once it is complete.
 
@@ -77,6 +94,7 @@ def _prove(
     refutation is not finished in time is reported as unknown, and nothing is written.
     """
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+    progress.phase("searching")
     result = backend.solve(puzzle, limit=2, timeout=args.timeout)
     status = result.status.value
     if result.status not in (Status.UNIQUE, Status.UNSATISFIABLE):
@@ -85,6 +103,7 @@ def _prove(
             Status.UNKNOWN: "no verdict within the time limit",
         }.get(result.status, "no certificate")
         return f"{status} ({reason})"
+    progress.phase("refuting, with a proof log")
     try:
         certificate = make_certificate(
             puzzle, result.solutions, encoding=args.encoding, solver=args.solver, deadline=deadline
@@ -94,14 +113,16 @@ def _prove(
             f"unknown (the search says {status}, but its refutation was not finished within "
             "the time limit; no certificate written)"
         )
-    return f"{status}{_report(certificate, folder)}"
+    return f"{status}{_report(certificate, folder, progress)}"
 
 
-def _report(certificate: SatCertificate, folder: Path | None) -> str:
+def _report(certificate: SatCertificate, folder: Path | None, progress: Progress) -> str:
     """Check the certificate at once, write it to `folder` if given, and describe both."""
+    progress.phase("checking the proof")
     check = check_certificate(certificate)
     where = ""
     if folder is not None:
+        progress.phase("writing the certificate")
         certificate.write(folder)
         where = f", certificate {folder}"
     lemmas = sum(1 for line in certificate.proof if not line.startswith("d"))
