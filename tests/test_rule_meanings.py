@@ -22,6 +22,7 @@ from satsudoku.backends import available, get_backend
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule, rule_types
+from satsudoku.verify import violations
 from tests.test_rules import Predicate, Rows, _grids, all_4x4, all_6x6_first_row, cell, v
 
 ROW_6 = (1, 2, 3, 4, 5, 6)  # all_6x6_first_row() fixes this first row
@@ -569,3 +570,19 @@ def test_whispers_without_a_difference_is_half_the_digits() -> None:
     for box, difference in (((2, 2), 2), ((2, 3), 3), ((3, 3), 5), ((4, 4), 8)):
         rule = make_rule(spec, Shape(*box))
         assert rule.to_spec()["difference"] == difference
+
+
+def test_a_published_fortress_with_touching_cells_holds() -> None:
+    """fjam's "Stronghold" (sudokupad.app/6e90b3775i, via SakanaAI Sudoku-Bench challenge_100,
+    MIT): ten shaded cells "greater than all neighbouring unshaded cells", eight of them a ring.
+    Its published solution obeys the maximum rule; under an every-neighbour reading it cannot
+    (r1c4 = 6 beside r1c5 = 3, both shaded). The puzzle itself is not a model: see
+    models/README.md."""
+    shaded = ["r1c4", "r1c5", "r1c6", "r2c4", "r2c6", "r3c4", "r3c5", "r3c6", "r2c2", "r2c8"]
+    solution = "974632158682915374351478269847251693263789415195364782539126847426897531718543926"
+    shape = Shape(3, 3)
+    rule = make_rule({"type": "maximum", "cells": shaded}, shape)
+    grid = Grid(9, tuple(int(ch) for ch in solution))
+    assert violations(Puzzle(shape, Grid.empty(9), (rule,)), grid) == []
+    rows = tuple(tuple(grid.values[r * 9 : r * 9 + 9]) for r in range(9))
+    assert fortress(rows, shaded, larger=True)
