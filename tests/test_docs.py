@@ -111,6 +111,11 @@ def test_puzzle_document_examples_read(page: Path) -> None:
         assert puzzle.rules
 
 
+def test_the_plugin_example_in_the_docs_is_the_shipped_file() -> None:
+    (code,) = _blocks(DOCS / "rules.md", "python")
+    assert code in (REPO / "examples" / "queen_rule.py").read_text()
+
+
 def test_readme_python_example_runs() -> None:
     (code,) = _blocks(README, "python")
     namespace: dict[str, object] = {}
