@@ -512,6 +512,14 @@ def test_rules_round_trip_through_their_document_form(
         ),
         ({"type": "kropki", "negative": ["grey"]}, "negative: 'grey' is not one of"),
         ({"type": "xv", "colour": "red"}, "rule 'xv': unexpected field 'colour'"),
+        (  # an X that states another total was once accepted and read as 10: a silent wrong answer
+            {"type": "xv", "x": [{"cells": ["r1c1", "r1c2"], "value": 7}]},
+            "x[0] (r1c1-r1c2): X always means a sum of 10, not 7",
+        ),
+        (
+            {"type": "xv", "v": [{"cells": ["r1c1", "r2c1"], "value": 6}]},
+            "v[0] (r1c1-r2c1): V always means a sum of 5, not 6",
+        ),
         ({"type": "sandwich", "rows": [1, 2]}, "rows needs 4 entries"),
         ({"type": "whispers", "lines": [], "difference": 9}, "difference = 9 is outside"),
         ({"type": "arrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r1c1"]}]}, "through the bulb"),

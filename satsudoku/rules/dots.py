@@ -106,6 +106,17 @@ class Kropki:
         return spec
 
 
+def _fixed(dots: tuple[Dot, ...], field: str, total: int) -> tuple[tuple[Cell, Cell], ...]:
+    """An X always means 10 and a V 5: a mark that states another value is refused, not ignored."""
+    for i, (a, b, value) in enumerate(dots):
+        if value != total:
+            raise PuzzleError(
+                f"{field}[{i}] ({cell_name(a)}-{cell_name(b)}): {field.upper()} always means a"
+                f" sum of {total}, not {value}; use a killer cage for another total"
+            )
+    return tuple((a, b) for a, b, _ in dots)
+
+
 @register_rule("xv")
 @dataclass(frozen=True)
 class XV:
@@ -120,8 +131,8 @@ class XV:
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> XV:
         check_fields(spec, set(), {"x", "v", "negative"})
-        x = tuple((a, b) for a, b, _ in _dots(spec, "x", shape, 10))
-        v = tuple((a, b) for a, b, _ in _dots(spec, "v", shape, 5))
+        x = _fixed(_dots(spec, "x", shape, 10), "x", 10)
+        v = _fixed(_dots(spec, "v", shape, 5), "v", 5)
         negative = spec.get("negative", False)
         if not isinstance(negative, bool):
             raise PuzzleError(f"negative must be true or false, not {negative!r}")
