@@ -24,6 +24,10 @@ _TITLE_RE = re.compile(r"^(grid|puzzle|sudoku|game|problem|case|test)(\s+\S.*|\s
 _BORDER_CHARS = set("-+=| \t")
 _TRAILER_SEPARATORS = ":;,#"
 _DECIMAL_DIGITS = set("123456789")
+# A block of grid rows is cut after its whole grids once it is this long (a 64x64 grid with
+# borders takes 71 lines, ~20k characters).
+_BLOCK_LINES = 4 * MAX_SIZE
+_BLOCK_CHARS = 1 << 18
 _NUMBER_RE = re.compile(r"[0-9]+")  # ASCII only: '²' and '١' pass str.isdigit() but are no digits
 
 
@@ -66,16 +70,22 @@ def iter_text_puzzles(
     `layout` is "auto", or "line"/"grid" to settle the one ambiguity of auto-detection: a
     block of 16k lines that are each a 4×4 puzzle (36k 6×6, 64k 8×8) reads as one puzzle per
     line unless told they are 16×16 (36×36, 64×64) grids. `start` numbers the first line.
+
+    Grids written back to back with no blank line between them make one long block; it is
+    cut after its whole grids whenever it grows past _BLOCK_LINES lines or _BLOCK_CHARS
+    characters, so memory follows one grid, not the file.
     """
     block: list[tuple[int, str]] = []
+    grid_only = layout == "grid"
+    chars, check_lines, check_chars = 0, _BLOCK_LINES, _BLOCK_CHARS
     for lineno, raw in enumerate(lines, start):
         line = raw.rstrip("\r\n")
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or _TITLE_RE.match(stripped):
             if not stripped and _is_partial_grid(block, options):
                 continue  # a blank line between box bands: the grid goes on
-            yield from _block_puzzles(block, options, grid_only=layout == "grid")
-            block = []
+            yield from _block_puzzles(block, options, grid_only=grid_only)
+            block, chars, check_lines, check_chars = [], 0, _BLOCK_LINES, _BLOCK_CHARS
             continue
         if layout == "line":
             yield parse_line(line, options, lineno)
@@ -88,7 +98,36 @@ def iter_text_puzzles(
                 yield _line_puzzle(lineno, line, options, token)
                 continue
         block.append((lineno, line))
-    yield from _block_puzzles(block, options, grid_only=layout == "grid")
+        chars += len(line)
+        if len(block) >= check_lines or chars >= check_chars:
+            done, block = _whole_grids(block, options, grid_only)
+            yield from done
+            chars = sum(len(text) for _, text in block)
+            check_lines, check_chars = len(block) + _BLOCK_LINES, chars + _BLOCK_CHARS
+    yield from _block_puzzles(block, options, grid_only=grid_only)
+
+
+def _whole_grids(
+    block: list[tuple[int, str]], options: ReadOptions, grid_only: bool
+) -> tuple[list[Puzzle], list[tuple[int, str]]]:
+    """The puzzles of a long block's whole grids, and the lines of the unfinished one.
+
+    A block whose rows differ in width (or are wider than any grid) can only be line
+    puzzles, so it is read, or refused, whole at once.
+    """
+    grid = _grid_rows(block)
+    if grid is None:
+        return [], []
+    width = grid.width
+    if not 1 <= width <= MAX_SIZE or any(len(row) != width for row in grid.cells):
+        return list(_block_puzzles(block, options, grid_only=grid_only)), []
+    whole = len(grid.rows) // width * width
+    if whole == 0:
+        return [], block
+    last = grid.rows[whole - 1][0]
+    head = [entry for entry in block if entry[0] <= last]
+    rest = [entry for entry in block if entry[0] > last]
+    return list(_block_puzzles(head, options, grid_only=grid_only)), rest
 
 
 def parse_line(text: str, options: ReadOptions, lineno: int = 1) -> Puzzle:
