@@ -23,6 +23,7 @@ from satsudoku.proof.certificate import (
     check_certificate,
     make_certificate,
 )
+from satsudoku.proof.files import clear, make_folder
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 
@@ -41,7 +42,14 @@ def register(subparsers: Any) -> None:
         "--certificate",
         metavar="DIR",
         help="write certificates here (DIR itself for one puzzle, DIR/0001, DIR/0002, … for "
-        "several); without it the certificate is only checked in memory",
+        "several); without it the certificate is only checked in memory. A DIR already "
+        "holding certificate files is refused (see --force); symlinks in it are not followed",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="remove the certificate files already in DIR and its subfolders first (only the "
+        "names satsudoku writes; nothing else is touched)",
     )
     parser.add_argument(
         "--encoding",
@@ -69,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
     backend = SatBackend(encoding=args.encoding, solver=args.solver)
     puzzles = list(load_puzzles(args))
     root = Path(args.certificate) if args.certificate else None
+    created = False
+    if root is not None:  # before any solving: an unusable or occupied DIR fails at once
+        created = make_folder(root)
+        clear(root, force=args.force)
     progress = Progress(args.progress, beside_terminal_output=True)
     try:
         for index, puzzle in enumerate(puzzles, 1):
@@ -78,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
             progress.update()
     finally:
         progress.close()
+        if created and root is not None and not any(root.iterdir()):
+            root.rmdir()  # no certificate written: leave no trace
     return 0
 
 
@@ -125,9 +139,8 @@ def _report(certificate: SatCertificate, folder: Path | None, progress: Progress
         progress.phase("writing the certificate")
         certificate.write(folder)
         where = f", certificate {folder}"
-    lemmas = sum(1 for line in certificate.proof if not line.startswith("d"))
     verdict = "checked" if check.ok else "CHECK FAILED"
     return (
-        f"{where} ({len(certificate.clauses)} clauses, {lemmas} lemmas; "
+        f"{where} ({len(certificate.clauses)} clauses, {certificate.lemma_count} lemmas; "
         f"{verdict}: {check.messages[-1]})"
     )

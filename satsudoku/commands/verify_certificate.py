@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.proof.certificate import CERTIFICATE_FILES, verify_certificate
+from satsudoku.proof.certificate import MAX_PROOF_BYTES, CertificateCheck, verify_certificate
+from satsudoku.proof.files import CERTIFICATE_FILES, opened_folder, present
 
 
 def register(subparsers: Any) -> None:
@@ -25,14 +27,28 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-drat-trim", action="store_true", help="do not run drat-trim even if installed"
     )
+    parser.add_argument(
+        "--max-proof-mib",
+        type=_mebibytes,
+        default=MAX_PROOF_BYTES >> 20,
+        metavar="MIB",
+        help=f"refuse a proof.drat larger than this, unread (default: {MAX_PROOF_BYTES >> 20}; "
+        "checking takes memory in proportion to the proof)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     folders = _certificate_folders(Path(args.directory))
     rejected = 0
-    for folder in folders:
-        check = verify_certificate(folder, use_drat_trim=not args.no_drat_trim)
+    limit = args.max_proof_mib << 20
+    for folder, linked in folders:
+        if linked:
+            check = CertificateCheck(False, ("a symbolic link; not followed",))
+        else:
+            check = verify_certificate(
+                folder, use_drat_trim=not args.no_drat_trim, max_proof_bytes=limit
+            )
         rejected += not check.ok
         print(f"{folder}: {'VERIFIED' if check.ok else 'REJECTED'}")
         for message in check.messages:
@@ -45,14 +61,31 @@ def run(args: argparse.Namespace) -> int:
     return 1 if rejected else 0
 
 
-def _certificate_folders(root: Path) -> list[Path]:
-    """`root` if it is a certificate, else its subfolders holding any certificate file (so one
-    missing its manifest is reported as rejected, not skipped)."""
+def _mebibytes(text: str) -> int:
+    """A whole number of MiB, 1 to 1,048,576 (1 TiB)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 7 and 1 <= int(text) <= 1 << 20):
+        raise argparse.ArgumentTypeError(f"expected a whole number of MiB, 1 to 1048576: {text!r}")
+    return int(text)
+
+
+def _certificate_folders(root: Path) -> list[tuple[Path, bool]]:
+    """`root` if it holds any certificate file, else its subfolders holding one (so one
+    missing its manifest is reported as rejected, not skipped) and its symlinks to folders
+    (to be rejected, never followed); each with whether it is such a symlink."""
     if not root.is_dir():
         raise PuzzleError(f"{root}: no such directory")
-    if (root / "manifest.json").is_file():
-        return [root]
-    folders = sorted({path.parent for name in CERTIFICATE_FILES for path in root.glob(f"*/{name}")})
+    with opened_folder(root) as fd:
+        if present(fd, CERTIFICATE_FILES):
+            return [(root, False)]
+        folders: list[tuple[Path, bool]] = []
+        for entry in sorted(os.scandir(fd), key=lambda entry: entry.name):
+            if entry.is_symlink():
+                if entry.is_dir():
+                    folders.append((root / entry.name, True))
+            elif entry.is_dir():
+                with opened_folder(root / entry.name, follow=False) as inner:
+                    if present(inner, CERTIFICATE_FILES):
+                        folders.append((root / entry.name, False))
     if not folders:
         raise PuzzleError(f"{root}: holds no certificate (no manifest.json)")
     return folders

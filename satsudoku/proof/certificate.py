@@ -4,7 +4,6 @@ directory, and checked without trusting any solver (see ARCHITECTURE.md, 'What a
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import time
@@ -36,6 +35,7 @@ from satsudoku.proof.files import (
     present,
     read_bounded,
     read_text,
+    size_of,
     write_all,
 )
 from satsudoku.puzzle import Puzzle
@@ -258,15 +258,15 @@ def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) ->
     """`verify_certificate` on the open folder `fd`, raising PuzzleError for what is unreadable."""
     missing = [name for name in CERTIFICATE_FILES if name not in present(fd, CERTIFICATE_FILES)]
     if missing:
-        raise PuzzleError(f"{folder}: not a certificate (missing {', '.join(missing)})")
-    manifest = _read_manifest(folder, fd)
-    puzzle = _manifest_puzzle(folder, manifest)
+        raise PuzzleError(f"not a certificate (missing {', '.join(missing)})")
+    manifest = _read_manifest(fd)
+    puzzle = _manifest_puzzle(manifest)
     status = manifest.get("status")
     if status not in ("unique", "unsatisfiable"):
-        raise PuzzleError(f"{folder}/manifest.json: status must be unique or unsatisfiable")
+        raise PuzzleError("manifest.json: status must be unique or unsatisfiable")
     encoding = parse_encoding(str(manifest.get("encoding", ""))[:40])
     if encoding is Encoding.REDUCED:
-        raise PuzzleError(f"{folder}/manifest.json: certificates never use the reduced encoding")
+        raise PuzzleError("manifest.json: certificates never use the reduced encoding")
     solution = _read_solution(fd, puzzle) if status == "unique" else None
     _check_formula_size(fd, puzzle, encoding)
     rules = _rules(puzzle, encoding)
@@ -309,7 +309,7 @@ def _check_formula_size(fd: int, puzzle: Puzzle, encoding: Encoding) -> None:
     # minimal: n*C(n,2) clauses each, every one at least "-a -b 0\n" (8 bytes; 6 counted).
     houses = 3 * n + (0 if encoding is Encoding.MINIMAL else n)
     least = 6 * houses * n * (n * (n - 1) // 2)
-    size = os.stat("formula.cnf", dir_fd=fd, follow_symlinks=False).st_size
+    size = size_of(fd, "formula.cnf")
     if size < least:
         raise PuzzleError(
             f"formula.cnf: {size:,} bytes cannot hold the {n}x{n} {encoding.value} encoding "
@@ -442,17 +442,17 @@ def run_drat_trim(folder: Path, timeout: float = 60.0) -> str | None:
     return f"not verified: {last}"
 
 
-def _read_manifest(folder: Path, fd: int) -> dict[str, Any]:
+def _read_manifest(fd: int) -> dict[str, Any]:
     """manifest.json, refused when too large, too deeply nested or holding over-long numbers."""
     text = read_text(fd, "manifest.json", MAX_MANIFEST_BYTES, "for a manifest")
     try:
         data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        raise PuzzleError(f"{folder}/manifest.json: not JSON ({exc.msg})") from None
+        raise PuzzleError(f"manifest.json: not JSON ({exc.msg})") from None
     except RecursionError:  # the C parser counts its depth and stops cleanly
-        raise PuzzleError(f"{folder}/manifest.json: nested too deeply") from None
+        raise PuzzleError("manifest.json: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PuzzleError(f"{folder}/manifest.json: not a {FORMAT} manifest")
+        raise PuzzleError(f"manifest.json: not a {FORMAT} manifest")
     return data
 
 
@@ -463,13 +463,11 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-def _manifest_puzzle(folder: Path, manifest: dict[str, Any]) -> Puzzle:
+def _manifest_puzzle(manifest: dict[str, Any]) -> Puzzle:
     from satsudoku.io import ReadOptions
     from satsudoku.io.document import puzzle_from_document
 
-    return puzzle_from_document(
-        manifest.get("puzzle"), ReadOptions(source=str(folder / "manifest.json"))
-    )
+    return puzzle_from_document(manifest.get("puzzle"), ReadOptions(source="manifest.json"))
 
 
 def _read_solution(fd: int, puzzle: Puzzle) -> Grid:

@@ -38,7 +38,10 @@ def opened_folder(path: Path, *, follow: bool = True) -> Iterator[int]:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise PuzzleError(_reason(exc), source=str(path)) from None
+        reason = _reason(exc)
+        if exc.errno == errno.ENOTDIR:  # O_NOFOLLOW on a link to a folder says ENOTDIR too
+            reason = "a symbolic link; not followed" if path.is_symlink() else "not a folder"
+        raise PuzzleError(reason, source=str(path)) from None
     try:
         yield fd
     finally:
@@ -57,22 +60,22 @@ def present(folder: int, names: Sequence[str]) -> list[str]:
     return found
 
 
+def size_of(folder: int, name: str) -> int:
+    """The size of regular file `name` in `folder` (never through a symlink)."""
+    fd, size = _open_regular(folder, name)
+    os.close(fd)
+    return size
+
+
 def read_bounded(folder: int, name: str, limit: int, why: str) -> bytes:
     """The bytes of regular file `name` in `folder`, refused unread when over `limit` bytes.
 
     `why` completes the refusal: "over the 1,048,576-byte limit {why}".
     """
+    fd, found = _open_regular(folder, name)
     try:
-        fd = os.open(name, _READ, dir_fd=folder)
-    except OSError as exc:
-        raise PuzzleError(f"{name}: {_reason(exc)}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise PuzzleError(f"{name}: not a regular file")
-        if info.st_size > limit:
-            found = f"{info.st_size:,} bytes"
-            raise PuzzleError(f"{name}: {found}, over the {limit:,}-byte limit {why}")
+        if found > limit:
+            raise PuzzleError(f"{name}: {found:,} bytes, over the {limit:,}-byte limit {why}")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:  # the file may grow after fstat: never read past limit + 1
@@ -90,6 +93,19 @@ def read_bounded(folder: int, name: str, limit: int, why: str) -> bytes:
         os.close(fd)
 
 
+def _open_regular(folder: int, name: str) -> tuple[int, int]:
+    """An open descriptor of regular file `name` in `folder`, and its size."""
+    try:
+        fd = os.open(name, _READ, dir_fd=folder)
+    except OSError as exc:
+        raise PuzzleError(f"{name}: {_reason(exc)}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise PuzzleError(f"{name}: not a regular file")
+    return fd, info.st_size
+
+
 def read_text(folder: int, name: str, limit: int, why: str) -> str:
     """`read_bounded`, decoded as UTF-8."""
     data = read_bounded(folder, name, limit, why)
@@ -99,22 +115,30 @@ def read_text(folder: int, name: str, limit: int, why: str) -> str:
         raise PuzzleError(f"{name}: not UTF-8 text (byte {exc.start + 1})") from None
 
 
-def make_folder(path: Path) -> None:
-    """Create `path` (and its parents); `path` itself may not be a symlink.
+def make_folder(path: Path) -> bool:
+    """Create `path` (and its parents) unless it exists; whether it was created.
 
-    Errors are one line naming the path, e.g. a regular file on the way or /proc.
+    `path` itself may not be a symlink. Errors are one line naming the path, e.g. a regular
+    file on the way or /proc.
     """
+    created = True
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         os.mkdir(path)
     except FileExistsError:
-        pass  # checked by opened_folder(follow=False): must be a real directory
+        if not path.parent.is_dir():  # a file on the way: mkdir says 'exists' for it
+            reason = os.strerror(errno.ENOTDIR)
+            raise PuzzleError(
+                f"cannot create the certificate folder ({reason})", source=str(path)
+            ) from None
+        created = False  # opened_folder(follow=False) below checks it is a real folder
     except OSError as exc:
         raise PuzzleError(
             f"cannot create the certificate folder ({_reason(exc)})", source=str(path)
         ) from None
     with opened_folder(path, follow=False):
         pass
+    return created
 
 
 def clear(path: Path, *, force: bool) -> None:
