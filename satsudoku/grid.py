@@ -64,6 +64,8 @@ class Shape:
         n = len(labels)
         if n == 0:
             raise PuzzleError("regions: no rows given")
+        if n > MAX_SIZE:  # before the labels are grouped: a 200x200 layout costs 40k cells
+            raise PuzzleError(f"regions: {n} rows, more than the supported size {MAX_SIZE}")
         groups: dict[str, list[Cell]] = {}
         for r, row in enumerate(labels):
             if len(row) != n:

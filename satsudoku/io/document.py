@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import Grid, Shape
+from satsudoku.grid import MAX_SIZE, Grid, Shape
 from satsudoku.io.text import ReadOptions, make_shape, parse_line, parse_rows
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule, make_rule
-from satsudoku.symbols import Alphabet
+from satsudoku.symbols import Alphabet, check_symbols
+from satsudoku.verify import violations
+
+MAX_CELLS = MAX_SIZE * MAX_SIZE
 
 # "count", "source" and "notes" document a model (known solution count, provenance) for
 # people and tests; solving ignores them.
@@ -47,6 +50,11 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
     symbols = doc.get("symbols", options.symbols)
     if symbols is not None and not isinstance(symbols, str):
         raise PuzzleError("field 'symbols' must be a string such as '0123456789ABCDEF'")
+    if symbols is not None:
+        try:
+            check_symbols(symbols)
+        except PuzzleError as exc:
+            raise PuzzleError("field 'symbols'" + exc.message.removeprefix("symbols")) from None
     givens_doc = doc.get("givens")
     size = _size(doc, givens_doc)
     shape = _shape(doc, size, options)
@@ -67,7 +75,7 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
     for name, value in (("title", title), ("source", source), ("notes", notes)):
         if value is not None and not isinstance(value, str):
             raise PuzzleError(f"field {name!r} must be a string")
-    return Puzzle(
+    puzzle = Puzzle(
         shape,
         givens,
         tuple(rules),
@@ -79,24 +87,61 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
         source=source,
         notes=notes,
     )
+    if solution is not None:
+        check_solution(puzzle, solution, "field 'solution'")
+    return puzzle
+
+
+def check_solution(puzzle: Puzzle, solution: Grid, what: str) -> None:
+    """Refuse a stated solution that breaks the givens or a rule: the file contradicts itself,
+    and a test or a user trusting it would be misled."""
+    problems = violations(puzzle, solution)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise PuzzleError(f"{what} does not solve the puzzle: {problems[0]}{more}")
 
 
 def _size(doc: Mapping[str, Any], givens: Any) -> int:
+    """The board size, stated or read off the givens, regions or box, within 1..MAX_SIZE."""
     size = doc.get("size")
     if size is not None:
-        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 64:
-            raise PuzzleError(f"field 'size' must be an integer 1..64, not {size!r}")
+        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIZE:
+            raise PuzzleError(f"field 'size' must be an integer 1..{MAX_SIZE}, not {size!r}")
         return int(size)
-    if isinstance(givens, str) and math.isqrt(len(givens.strip())) ** 2 == len(givens.strip()):
-        return math.isqrt(len(givens.strip()))
+    size = _inferred_size(doc, givens)
+    if not 1 <= size <= MAX_SIZE:
+        raise PuzzleError(f"the board would be {size}x{size}, outside the supported 1..{MAX_SIZE}")
+    return size
+
+
+def _inferred_size(doc: Mapping[str, Any], givens: Any) -> int:
+    if isinstance(givens, str):
+        _check_length(givens, "givens")
+        text = givens.strip()
+        cells = len(text.split()) if " " in text else len(text)  # spaced numbers or symbols
+        if math.isqrt(cells) ** 2 != cells:
+            raise PuzzleError(
+                f"field 'givens' has {cells} cells, not n² for an n×n board (81 for 9x9)"
+            )
+        return math.isqrt(cells)
     if isinstance(givens, list) and givens:
         return len(givens)
     if isinstance(doc.get("regions"), list) and doc["regions"]:
         return len(doc["regions"])
     box = doc.get("box")
     if isinstance(box, list) and len(box) == 2 and all(isinstance(b, int) for b in box):
-        return int(box[0] * box[1])
+        return max(0, int(box[0] * box[1]))
     raise PuzzleError("cannot tell the board size: give 'size', 'givens' or 'box'")
+
+
+def _check_length(text: str, field: str) -> None:
+    """Refuse, before parsing, a grid string longer than any board can need (a cell is a
+    symbol or a number of at most two digits, with a separator)."""
+    if len(text) > MAX_CELLS * 4:
+        raise PuzzleError(
+            f"field {field!r} has {len(text):,} characters, more than a {MAX_SIZE}x{MAX_SIZE} "
+            f"board's {MAX_CELLS} cells can need"
+        )
 
 
 def _shape(doc: Mapping[str, Any], size: int, options: ReadOptions) -> Shape:
@@ -106,9 +151,22 @@ def _shape(doc: Mapping[str, Any], size: int, options: ReadOptions) -> Shape:
             regions = [regions[i * size : (i + 1) * size] for i in range(size)]
         if not isinstance(regions, list) or not all(isinstance(r, str) for r in regions):
             raise PuzzleError("field 'regions' must be a list of n strings of region labels")
-        shape = Shape.jigsaw([list(row.replace(" ", "")) for row in regions])
-        if shape.size != size:
-            raise PuzzleError(f"field 'regions' describes a {shape.size}x{shape.size} board")
+        rows = [row.replace(" ", "") for row in regions]
+        if len(rows) != size or any(len(row) != size for row in rows):
+            index = next((i for i, row in enumerate(rows) if len(row) != size), len(rows))
+            found = (
+                f"row {index + 1} has {len(rows[index])} labels"
+                if index < len(rows)
+                else (f"there are {len(rows)} rows")
+            )
+            raise PuzzleError(f"field 'regions': {found}, the board is {size}x{size}")
+        shape = Shape.jigsaw([list(row) for row in rows])
+        if doc.get("box") is not None:
+            boxes = _shape({"box": doc["box"]}, size, options)
+            if set(map(frozenset, boxes.regions())) != set(map(frozenset, shape.regions())):
+                raise PuzzleError(
+                    f"fields 'box' {doc['box']!r} and 'regions' disagree: give one of them"
+                )
         return shape
     box = doc.get("box")
     if box is None:
@@ -128,6 +186,8 @@ def _grid_field(
     """Read `givens`/`solution`: one line-format string or a list of row strings."""
     if value is None:
         return Grid.empty(size), None
+    if isinstance(value, str):
+        _check_length(value, field)
     try:
         if isinstance(value, str):
             puzzle = parse_line(value.strip(), options)
