@@ -13,6 +13,8 @@ Cell = tuple[int, int]  # (row, col), 0-based; files and messages use 1-based "r
 Digit = int  # 1..shape.size; 0 means "empty" inside a Grid
 
 MAX_SIZE = 64  # 64×64 = 4096 cells; larger boards are not a use case we measure
+# One label per region of the largest board, none of them a space (readers drop spaces).
+_REGION_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@$%&"
 
 
 def cell_name(cell: Cell) -> str:
@@ -48,6 +50,10 @@ class Shape:
                 raise PuzzleError(f"box shape {self.box_rows}x{self.box_cols} is not valid")
             if self.size > MAX_SIZE:
                 raise PuzzleError(f"size {self.size} is larger than the supported {MAX_SIZE}")
+        elif len(self.custom_regions) > MAX_SIZE:
+            raise PuzzleError(
+                f"{len(self.custom_regions)} regions, more than the supported {MAX_SIZE}"
+            )
 
     @classmethod
     def for_size(cls, size: int) -> Shape:
@@ -127,11 +133,10 @@ class Shape:
     @cached_property
     def region_labels(self) -> tuple[str, ...]:
         """One label per cell (row-major) naming its region; used by writers."""
-        alphabet = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
         labels = [""] * (self.size * self.size)
         for index, region in enumerate(self.regions()):
             for r, c in region:
-                labels[r * self.size + c] = alphabet[index] if index < len(alphabet) else "?"
+                labels[r * self.size + c] = _REGION_LABELS[index]
         return tuple(labels)
 
     def describe(self) -> str:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.grid import MAX_SIZE, Cell, Grid, Shape
+from satsudoku.io.document import check_solution
+from satsudoku.io.limits import MAX_INT_DIGITS
 from satsudoku.io.text import ReadOptions, is_number, make_shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules.sums import Cage, Killer
@@ -77,8 +80,10 @@ def _fields(text: str, names: str) -> list[str]:
 
 def _side(length: int, what: str) -> int:
     n = math.isqrt(length)
-    if n * n != length or n < 4:
-        raise PuzzleError(f"{what} has {length} characters, not n*n for a board of n >= 4")
+    if n * n != length or not 4 <= n <= MAX_SIZE:
+        raise PuzzleError(
+            f"{what} has {length} characters, not n*n for a board of 4 <= n <= {MAX_SIZE}"
+        )
     return n
 
 
@@ -101,6 +106,8 @@ def parse_killer(text: str, options: ReadOptions | None = None) -> Puzzle:
             cells.setdefault(symbol, []).append(divmod(index, n))
     if not _SUMS.fullmatch(sums_text):
         raise PuzzleError(f"SUMS must be comma-separated integers, not {sums_text!r}")
+    if len(longest := max(sums_text.split(","), key=len)) > MAX_INT_DIGITS:
+        raise PuzzleError(f"SUMS: a number of {len(longest)} digits (at most {MAX_INT_DIGITS})")
     totals = [int(t) for t in sums_text.split(",")]
     if len(totals) != len(cells):
         raise PuzzleError(f"{len(cells)} cages but {len(totals)} sums")
@@ -112,8 +119,9 @@ def parse_killer(text: str, options: ReadOptions | None = None) -> Puzzle:
         if len(group) > n:
             raise PuzzleError(f"cage {symbol!r} has {len(group)} cells, more than {n}")
     shape = make_shape(n, options.box if options else None)
-    solution = _solution(solution_text, n)
-    return Puzzle(shape, Grid.empty(n), (Killer(cages),), solution=solution)
+    return _with_solution(
+        Puzzle(shape, Grid.empty(n), (Killer(cages),)), _solution(solution_text, n)
+    )
 
 
 def parse_jigsaw(text: str, options: ReadOptions | None = None) -> Puzzle:
@@ -132,5 +140,12 @@ def parse_jigsaw(text: str, options: ReadOptions | None = None) -> Puzzle:
         else:
             r, c = divmod(index, n)
             raise PuzzleError(f"PUZZLE: {ch!r} at r{r + 1}c{c + 1} is not a digit or '.'")
-    solution = _solution(solution_text, n)
-    return Puzzle(shape, Grid(n, tuple(values)), solution=solution)
+    return _with_solution(Puzzle(shape, Grid(n, tuple(values))), _solution(solution_text, n))
+
+
+def _with_solution(puzzle: Puzzle, solution: Grid | None) -> Puzzle:
+    """The puzzle carrying its SOLUTION field, once checked against the givens and rules."""
+    if solution is None:
+        return puzzle
+    check_solution(puzzle, solution, "SOLUTION")
+    return replace(puzzle, solution=solution)

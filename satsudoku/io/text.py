@@ -214,7 +214,7 @@ def _row_symbols(lineno: int, line: str, numeric: bool) -> list[Symbol]:
     return [
         Symbol(ch, lineno, i + 1)
         for i, ch in enumerate(line)
-        if not ch.isspace() and ch not in "|+"
+        if not ch.isspace() and ch != "|"  # "+" only in border lines, never beside a digit
     ]
 
 
