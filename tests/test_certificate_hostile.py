@@ -135,7 +135,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], object], str]] = {
         lambda f: _edit(f / "proof.drat", lambda t: "1" + "0" * 4999 + " 0\n" + t),
         "proof.drat: line 1: a literal beyond ±2147483647",
     ),
-    "proof-huge-file": (_sparse("proof.drat", 4 << 30), "over the 268,435,456-byte limit"),
+    "proof-huge-file": (_sparse("proof.drat", 4 << 30), "over the 67,108,864-byte limit"),
     "proof-fifo": (_fifo, "proof.drat: not a regular file"),
     "formula-huge-literal": (
         _huge_literal_formula,

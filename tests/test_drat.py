@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -357,3 +358,50 @@ def _next_auxiliary(clause: list[int]) -> list[int]:
 def _negate_auxiliary(clause: list[int]) -> list[int]:
     """The clause with each auxiliary literal negated."""
     return [-lit if abs(lit) > 6**3 else lit for lit in clause]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounds: numbers a C int cannot hold, and variables numbered far past what a file holds.
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "error"),
+    [
+        (parse_drat, "1 " + "9" * 5000 + " 0\n", "line 1: a literal beyond ±2147483647"),
+        (parse_drat, "2147483648 0\n", "line 1: a literal beyond ±2147483647"),
+        (parse_drat, "1 " + "x" * 5000 + " 0\n", "not a textual DRAT step"),
+        (parse_dimacs, "p cnf " + "9" * 5000 + " 1\n1 0\n", "line 1: header counts beyond"),
+        (parse_dimacs, "p cnf 2147483648 1\n1 0\n", "line 1: header counts beyond"),
+        (parse_dimacs, "p cnf 2 1\n1 -" + "9" * 5000 + " 0\n", "line 2: a literal beyond"),
+    ],
+)
+def test_numbers_past_a_c_int_are_refused_in_one_short_line(
+    parse: object, text: str, error: str
+) -> None:
+    assert callable(parse)
+    with pytest.raises(ProofFormatError, match=re.escape(error)) as caught:
+        parse(text)
+    assert len(str(caught.value)) < 120
+
+
+def test_a_new_variable_numbered_far_away_costs_no_memory() -> None:
+    # RAT lemmas on variable 10^6, which no clause mentions: the checker's arrays stay sized by
+    # the literals the files hold (the checker before sized them by 10^6: a 411 MB peak).
+    tracemalloc.start()
+    verdict = check_drat(XOR2, _steps("-1000000 1 0\n1000000 1 0\n1 0\n0\n"))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert verdict.ok and verdict.needed == (3, 4) and peak < 1 << 20, (verdict, peak)
+    # ¬x is RAT (nothing holds x); x then is neither, and is shown with its own number.
+    failed = check_drat(XOR2, _steps("-1000000 0\n1000000 0\n0\n"))
+    assert not failed.ok and failed.message == "lemma 2 (1000000 0) is neither RUP nor RAT"
+
+
+def test_lemma_counts_agree_between_manifest_checker_and_prove(tmp_path: Path) -> None:
+    puzzle = puzzle_from_line(sample_lines(BUNDLED / "top1465.txt", 1)[0], Shape(3, 3))
+    certificate = make_certificate(puzzle, get_backend("bitmask").solve(puzzle).solutions)
+    verdict = check_drat(certificate.clauses, parse_drat("\n".join(certificate.proof)))
+    lemmas = certificate.lemma_count  # the empty clause included, as every count is
+    assert certificate.proof[-1].strip() == "0" and verdict.needed[-1] == lemmas
+    assert verdict.lemmas == lemmas == certificate.manifest()["lemmas"]
+    assert f"{verdict.checked} of {lemmas} lemmas needed and checked" in verdict.message

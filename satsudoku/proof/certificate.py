@@ -61,7 +61,7 @@ PROOF_SOLVERS = (
 # memory in proportion to what its puzzle needs (formula.cnf's limit follows from the
 # re-encoded puzzle, solution.txt's from its size) or to a bound the caller states (the proof).
 MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document
-MAX_PROOF_BYTES = 256 * 1024 * 1024  # the default; verify-certificate --max-proof-mib
+MAX_PROOF_BYTES = 64 * 1024 * 1024  # the default (checking takes ~20x that); --max-proof-mib
 MAX_JSON_DIGITS = 20  # no manifest number needs more; int() raises past 4,300 digits
 
 
