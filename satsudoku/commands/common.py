@@ -176,6 +176,11 @@ def _flags(options: set[str]) -> str:
     return ", ".join("--" + option.replace("_", "-") for option in sorted(options))
 
 
+def say_on_stderr(message: str) -> None:
+    """One line on stderr: what reading waits for (a terminal, a named pipe) or a warning."""
+    print(f"satsudoku: {message}", file=sys.stderr, flush=True)
+
+
 def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
     """Stream the puzzles named by the input options, with any --rule added; a drawing left
     out by --ignore-drawings is said once per puzzle on stderr."""
@@ -186,6 +191,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         symbols=args.symbols,
         rules=args.rule,
         ignore_drawings=getattr(args, "ignore_drawings", False),
+        notify=say_on_stderr,
     ):
         if puzzle.ignored:
             drawn = describe_counts(dict(puzzle.ignored))

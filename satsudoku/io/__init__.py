@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -15,6 +16,7 @@ from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_lik
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.limits import load_json, load_toml
 from satsudoku.io.source import InputText, Notify, open_input
+from satsudoku.io.sudokupad import is_sudokupad_document, iter_sudokupad, looks_like_sudokupad
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import (
     format_as_read,
@@ -27,7 +29,17 @@ from satsudoku.io.writers import (
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 
-FORMATS = ("auto", "line", "grid", "leetcode", "json", "toml", "fpuzzles", *DATASET_FORMATS)
+FORMATS = (
+    "auto",
+    "line",
+    "grid",
+    "leetcode",
+    "json",
+    "toml",
+    "fpuzzles",
+    "sudokupad",
+    *DATASET_FORMATS,
+)
 
 __all__ = [
     "FORMATS",
@@ -60,8 +72,10 @@ def iter_puzzles(
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line).
 
-    `notify` receives a one-line notice when reading is about to wait for a person or a
-    process: a terminal on standard input, a named pipe nobody writes to yet.
+    `notify` receives one-line notices: reading is about to wait for a person or a process
+    (a terminal on standard input, a named pipe nobody writes to yet), or the input is read
+    but looks meant otherwise (a jigsaw layout after a classic line); without it the latter
+    go to Python's `warnings`.
     """
     if rules:
         for puzzle in iter_puzzles(
@@ -75,13 +89,22 @@ def iter_puzzles(
             yield with_rules(puzzle, rules)
         return
     source = "<stdin>" if str(path) == "-" else str(path)
-    options = ReadOptions(box=box, symbols=symbols, source=source, ignore_drawings=ignore_drawings)
+    options = ReadOptions(
+        box=box,
+        symbols=symbols,
+        source=source,
+        ignore_drawings=ignore_drawings,
+        notify=_once_per_warning(notify) if notify else None,
+    )
     if fmt == "auto" and source.endswith(".toml"):
         fmt = "toml"
     if fmt == "auto" and source.endswith(".json"):
         fmt = "json"
     if fmt in ("auto", "fpuzzles") and looks_like_fpuzzles(source):  # a link or string, no file
         yield from iter_fpuzzles(source, options)
+        return
+    if fmt in ("auto", "sudokupad") and looks_like_sudokupad(source):
+        yield from iter_sudokupad(source, options)
         return
     if str(path) == "-":
         raw = getattr(sys.stdin, "buffer", None)
@@ -93,6 +116,24 @@ def iter_puzzles(
         return
     with open_input(str(path), source, notify) as raw:
         yield from _iter_input(InputText(raw, source), fmt, options)
+
+
+def _once_per_warning(notify: Notify) -> Notify:
+    """`notify`, passing each kind of warning ("warning: FILE:LINE: text") on only for the
+    first line it is about."""
+    said: set[str] = set()
+
+    def say(message: str) -> None:
+        kind = _WARNING_PLACE.sub("", message, count=1)
+        if kind != message and kind in said:
+            return
+        said.add(kind)
+        notify(message)
+
+    return say
+
+
+_WARNING_PLACE = re.compile(r"^warning: .*?:[0-9]+: ")
 
 
 def read_puzzles(path: str | Path, **kwargs: object) -> list[Puzzle]:
@@ -136,6 +177,10 @@ def _iter_input(src: InputText, fmt: str, options: ReadOptions) -> Iterator[Puzz
         text = src.document(first, skipped, skipped_chars, "f-puzzles")
         yield from iter_fpuzzles(text.strip(), options)
         return
+    if fmt == "sudokupad" or (fmt == "auto" and looks_like_sudokupad(start)):
+        text = src.document(first, skipped, skipped_chars, "SudokuPad")
+        yield from iter_sudokupad(text.strip(), options)
+        return
     if fmt == "auto":
         if start.startswith("["):
             fmt = "leetcode"
@@ -164,6 +209,8 @@ def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     value = load_json(text, source)
     if is_fpuzzles_document(value):
         yield from iter_fpuzzles(text, options)
+    elif is_sudokupad_document(value):
+        yield from iter_sudokupad(text, options)
     elif isinstance(value, list):
         yield from puzzles_from_json_list(value, options, text)
     elif isinstance(value, dict) and isinstance(value.get("puzzles"), list):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -49,6 +50,7 @@ class ReadOptions:
     source: str | None = None
     shape: Shape | None = None  # a known shape (documents with jigsaw regions) wins over `box`
     ignore_drawings: bool = False  # f-puzzles/SudokuPad: solve without drawings' unread meaning
+    notify: Callable[[str], None] | None = None  # gets warnings about the input, one line each
 
 
 def valid_line_length(length: int) -> bool:
@@ -189,7 +191,54 @@ def _line_puzzle(
     token = token or _line_puzzle_token(line)
     assert token is not None  # callers check first
     n = math.isqrt(len(token.texts))
-    return make_puzzle(token.texts, n, "line", lineno, options, token.columns, spaced=token.spaced)
+    puzzle = make_puzzle(
+        token.texts, n, "line", lineno, options, token.columns, spaced=token.spaced
+    )
+    if not token.spaced and len(line.strip()) > len(token.texts):  # trailing text: say if
+        fields = line.split()  # it is a jigsaw layout, which a classic reading ignores
+        if len(fields) > 1 and _looks_like_regions(fields[1], puzzle.shape):
+            where = f"{options.source or '<input>'}:{lineno}"
+            warn(
+                options,
+                f"warning: {where}: the text after the puzzle looks like jigsaw regions, "
+                "which this classic reading ignores (here and on any such line); use --format "
+                "jigsaw to read them",
+            )
+    return puzzle
+
+
+def _looks_like_regions(text: str, shape: Shape) -> bool:
+    """True if `text` cuts the board into n orthogonally connected regions of n cells that are
+    not its boxes. A solution never does: a digit's cells share no row or column."""
+    n = shape.size
+    if len(text) != n * n:
+        return False
+    cells: dict[str, list[int]] = {}
+    for index, label in enumerate(text):
+        cells.setdefault(label, []).append(index)
+    if len(cells) != n or any(len(group) != n for group in cells.values()):
+        return False
+    for group in cells.values():
+        members, seen, todo = set(group), {group[0]}, [group[0]]
+        while todo:
+            r, c = divmod(todo.pop(), n)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                index = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and index in members and index not in seen:
+                    seen.add(index)
+                    todo.append(index)
+        if len(seen) != n:
+            return False
+    boxes = {frozenset(r * n + c for r, c in box) for box in shape.regions()}
+    return {frozenset(group) for group in cells.values()} != boxes
+
+
+def warn(options: ReadOptions, message: str) -> None:
+    """Pass a warning about the input to options.notify, or to Python's warnings without one."""
+    if options.notify is not None:
+        options.notify(message)
+    else:
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _numeric_tokens(line: str) -> list[Symbol] | None:
