@@ -17,6 +17,7 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 from satsudoku.backends.drat_slot import DratSlot
+from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
@@ -96,8 +97,15 @@ class CpSatBackend:
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
         limit = max(1, limit)
-        encoding = encoding_for(puzzle, self.kind)
         stats: dict[str, int | float | str] = {"model": self.kind.value, "presolve": self.presolve}
+        try:
+            encoding = encoding_for(puzzle, self.kind, deadline)
+        except OutOfTime:  # building the model used up the time: nothing is known
+            stats.update(stopped="timeout", time_s=time.perf_counter() - start)
+            proof = Proof("none", {"status": "model not built", "complete": False})
+            return make_result(
+                puzzle, self.name, [], exhausted=False, limit=limit, stats=stats, proof=proof
+            )
         if reason := encoding.conflict(puzzle.givens):
             stats["time_s"] = time.perf_counter() - start
             proof = Proof("domain-conflict", {"reason": reason, "complete": True})
@@ -260,11 +268,16 @@ def certify(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None = N
     """
     from satsudoku.proof.drat import check_drat, parse_drat
 
-    clauses = _clauses(puzzle, solution)
-    model = cp_model.CpModel()
-    literals = [model.new_bool_var(f"v{k}") for k in range(1, puzzle.size**3 + 1)]
-    for clause in clauses:
-        model.add_bool_or([literals[v - 1] if v > 0 else ~literals[-v - 1] for v in clause])
+    try:
+        clauses = _clauses(puzzle, solution, deadline)
+        model = cp_model.CpModel()
+        literals = [model.new_bool_var(f"v{k}") for k in range(1, puzzle.size**3 + 1)]
+        for count, clause in enumerate(clauses):
+            if not count & 4095:
+                check(deadline)
+            model.add_bool_or([literals[v - 1] if v > 0 else ~literals[-v - 1] for v in clause])
+    except OutOfTime:
+        return Proof("none", {"certification": "timeout", "stopped": "timeout", "complete": False})
     solver = _new_solver()
     params = solver.parameters
     params.num_workers = 1
@@ -305,18 +318,24 @@ def certify(puzzle: Puzzle, solution: Grid | None, *, deadline: float | None = N
     return Proof("cp-drat", details)
 
 
-def _clauses(puzzle: Puzzle, solution: Grid | None) -> list[list[int]]:
-    """Classic Sudoku CNF over variable (cell*n + digit), 1-based; rules are not supported."""
+def _clauses(
+    puzzle: Puzzle, solution: Grid | None, deadline: float | None = None
+) -> list[list[int]]:
+    """Classic Sudoku CNF over variable (cell*n + digit), 1-based; rules are not supported.
+
+    OutOfTime once `deadline` has passed (checked per cell and per house digit)."""
     if puzzle.rules:
         raise PuzzleError("certified CP mode covers classic Sudoku only (no variant rules)")
     n = puzzle.size
     clauses: list[list[int]] = []
     for i in range(n * n):  # each cell holds one digit
+        check(deadline)
         cell = [i * n + d for d in range(1, n + 1)]
         clauses.append(cell)
         clauses += [[-a, -b] for a, b in itertools.combinations(cell, 2)]
     for house in puzzle.shape.house_indices:  # each house holds each digit once
         for d in range(1, n + 1):
+            check(deadline)
             clauses.append([i * n + d for i in house])
             clauses += [[-(i * n + d), -(j * n + d)] for i, j in itertools.combinations(house, 2)]
     clauses += [[i * n + v] for i, v in enumerate(puzzle.givens.values) if v]

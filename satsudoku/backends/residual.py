@@ -21,6 +21,7 @@ from pysat.formula import IDPool
 
 from satsudoku.backends.pysat_tools import Stats, enumerate_models, load, new_solver
 from satsudoku.constraints import AllDifferent, Allowed, Constraint
+from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula
 from satsudoku.grid import Grid, Shape
 
@@ -79,8 +80,10 @@ class ResidualSession:
         units: Sequence[int],
         solver_name: str,
         amo: AtMostOne,
+        deadline: float | None = None,
     ) -> None:
-        """`rules_formula` is the extended pairwise encoding of the groups, without units."""
+        """`rules_formula` is the extended pairwise encoding of the groups, without units;
+        OutOfTime if `deadline` passes while it is loaded."""
         self.n = rules_formula.shape.size
         self.cell_vars = frozenset(range(1, self.n**3 + 1))
         self.exact = [group.exact for group in groups]
@@ -92,7 +95,9 @@ class ResidualSession:
         self.solver_name = solver_name
         self.amo = amo
         self.propagator: Any = new_solver(PROPAGATOR)
-        load(self.propagator, rules_formula)
+        if not load(self.propagator, rules_formula, deadline):
+            self.close()
+            raise OutOfTime
 
     def close(self) -> None:
         if self.propagator is not None:
@@ -127,7 +132,7 @@ class ResidualSession:
         posted = [0]
 
         def post(solver: Any) -> None:
-            posted[0] = self._post(solver, free)
+            posted[0] = self._post(solver, free, deadline)
 
         def read(model: list[int]) -> tuple[Grid, list[int]]:
             true = [v for v in free if model[v - 1] > 0]
@@ -139,8 +144,9 @@ class ResidualSession:
         found = enumerate_models(self.solver_name, post, read, limit, deadline)
         return found.answers, found.exhausted, found.stats(), posted[0] + found.blocks
 
-    def _post(self, solver: Any, free: frozenset[int]) -> int:
-        """Each group restricted to its unassigned variables; returns the constraint count.
+    def _post(self, solver: Any, free: frozenset[int], deadline: float | None) -> int:
+        """Each group restricted to its unassigned variables; returns the constraint count
+        (OutOfTime once `deadline` passes: an empty 64×64 posts 33 M clauses).
 
         A group with a true variable has every other one false (propagated), so a group
         that still has free variables has no true one: exactly-one keeps its at-least-one
@@ -161,6 +167,7 @@ class ResidualSession:
         pool = IDPool(start_from=self.n**3 + 1) if amo not in _CLAUSE_FREE else None
         count = 0
         for index, group in members.items():
+            check(deadline)
             if exact[index]:
                 add_clause(group)
                 count += 1

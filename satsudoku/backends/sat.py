@@ -9,9 +9,9 @@ The reduced encoding instead propagates the givens and solves what is left in a 
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -30,6 +30,7 @@ from satsudoku.backends.pysat_tools import (
 )
 from satsudoku.backends.residual import ResidualSession, groups_of, unit_literals
 from satsudoku.constraints import Allowed, lower
+from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.encoders.cnf import (
     NATIVE_KINDS,
     AtMostOne,
@@ -62,19 +63,28 @@ UP_PROOF: dict[str, dict[str, int]] = {
     "cadical195": {"lucky": 0, "elim": 0, "ilb": 0},
 }
 _RuleKey = tuple[Shape, tuple[Rule, ...]]
+_FORMULAS: BuildCache[tuple[CnfFormula, int]] = BuildCache()
 
 
-class OutOfTime(Exception):
-    """The deadline passed while the formula was still being loaded."""
-
-
-@lru_cache(maxsize=16)
-def _rules_formula(key: _RuleKey, encoding: Encoding, amo: AtMostOne) -> tuple[CnfFormula, int]:
+def _rules_formula(
+    key: _RuleKey, encoding: Encoding, amo: AtMostOne, deadline: float | None = None
+) -> tuple[CnfFormula, int]:
     """The rules of a shape as CNF (never mutated) and its variable count, shared by every
-    session and backend that needs them."""
-    shape, rules = key
-    formula = encode_rules(shape, Puzzle.empty(shape, rules).constraints(), encoding, amo)
-    return formula, formula.used_vars()
+    session and backend that needs them; OutOfTime if `deadline` passes first."""
+
+    def build() -> tuple[CnfFormula, int]:
+        shape, rules = key
+        constraints = Puzzle.empty(shape, rules).constraints()
+        formula = encode_rules(shape, constraints, encoding, amo, deadline=deadline)
+        return formula, formula.used_vars(deadline)
+
+    return _FORMULAS.get((key, encoding, amo), build)
+
+
+def _load_in_time(solver: Any, formula: CnfFormula, deadline: float | None) -> None:
+    """Load `formula` into `solver`, or raise OutOfTime (the caller drops the solver)."""
+    if not load(solver, formula, deadline):
+        raise OutOfTime
 
 
 class _Session:
@@ -107,9 +117,11 @@ class _Session:
         self.solver = new_solver(self.solver_name)
         if self.up_proof:
             self.solver.configure(UP_PROOF[self.solver_name])  # before any clause
-        if not load(self.solver, self.formula, deadline):
+        try:
+            _load_in_time(self.solver, self.formula, deadline)
+        except OutOfTime:
             self.close()
-            raise OutOfTime
+            raise
         self.next_var = self.formula.num_vars + 1
         self.solved = 0
 
@@ -241,10 +253,9 @@ class SatBackend:
         counts: Stats = {"stopped": "timeout"}
         try:
             session = self._session_for(puzzle, deadline)
-        except OutOfTime:
-            pass  # loading the formula used up the time: unknown, with nothing found
-        else:
             solutions, exhausted, size, counts = self._solve_in(session, puzzle, limit, deadline)
+        except OutOfTime:
+            pass  # building or loading the formula used up the time: unknown, nothing found
         stats: Stats = {**size, **counts, "time_s": time.perf_counter() - start}
         details: dict[str, Any] = {
             "encoding": self.encoding.value,
@@ -293,8 +304,8 @@ class SatBackend:
             formula, used = session.formula, session.used_vars
             solutions, exhausted, stats = session.solve(puzzle.givens, limit, deadline)
         else:
-            formula = encode_puzzle(puzzle, self.encoding, self.amo)
-            used = formula.used_vars()
+            formula = encode_puzzle(puzzle, self.encoding, self.amo, deadline)
+            used = formula.used_vars(deadline)
             solutions, exhausted, stats = self._one_shot(formula, puzzle, limit, deadline)
         size = {"variables": used, "clauses": len(formula.clauses) + len(formula.atmost)}
         return solutions, exhausted, size, stats
@@ -330,7 +341,7 @@ class SatBackend:
         self, key: _RuleKey, deadline: float | None
     ) -> _Session | ResidualSession | None:
         if self.encoding is not Encoding.REDUCED:
-            formula, used = _rules_formula(key, self.encoding, self.amo)
+            formula, used = _rules_formula(key, self.encoding, self.amo, deadline)
             return _Session(formula, used, self.solver, deadline)
         shape, rules = key
         constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
@@ -339,8 +350,10 @@ class SatBackend:
             return None  # not all-different groups: the givens-only reduction, per puzzle
         units = unit_literals(shape, constraints)
         plain = [c for c in constraints if not isinstance(c, Allowed)]
-        propagation = encode_rules(shape, plain, Encoding.EXTENDED, AtMostOne.PAIRWISE)
-        return ResidualSession(propagation, groups, units, self.solver, self.amo)
+        propagation = encode_rules(
+            shape, plain, Encoding.EXTENDED, AtMostOne.PAIRWISE, deadline=deadline
+        )
+        return ResidualSession(propagation, groups, units, self.solver, self.amo, deadline)
 
     def _one_shot(
         self, formula: CnfFormula, puzzle: Puzzle, limit: int, deadline: float | None
@@ -351,5 +364,6 @@ class SatBackend:
             grid = formula.decode(model)
             return grid, formula.block(grid, puzzle.givens)
 
-        found = enumerate_models(self.solver, lambda s: load(s, formula), read, limit, deadline)
+        post = functools.partial(_load_in_time, formula=formula, deadline=deadline)
+        found = enumerate_models(self.solver, post, read, limit, deadline)
         return found.answers, found.exhausted, found.stats()

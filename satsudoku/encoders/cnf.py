@@ -27,6 +27,7 @@ from satsudoku.constraints import (
     Table,
     lower,
 )
+from satsudoku.deadline import check
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.puzzle import Puzzle
@@ -115,9 +116,17 @@ class CnfFormula:
     candidates: tuple[tuple[int, ...], ...] = ()  # flat cell -> digits that have a variable
     atmost: list[Clause] = field(default_factory=list)  # AtMostOne.NATIVE: at most one holds
 
-    def used_vars(self) -> int:
-        """How many distinct variables the clauses mention (the reduced encoding drops many)."""
-        return len({abs(lit) for clause in self.clauses for lit in clause})
+    def used_vars(self, deadline: float | None = None) -> int:
+        """How many distinct variables the clauses mention (the reduced encoding drops many).
+
+        Seconds for a 64×64 board's 33 M clauses, so `deadline` is checked between chunks.
+        """
+        seen: set[int] = set()
+        step = 1 << 16
+        for start in range(0, len(self.clauses), step):
+            check(deadline)
+            seen.update(abs(lit) for clause in self.clauses[start : start + step] for lit in clause)
+        return len(seen)
 
     @property
     def varmap(self) -> VarMap:
@@ -158,8 +167,15 @@ class CnfFormula:
 class _Builder:
     """Collects clauses over given candidate domains, handing out auxiliaries from an IDPool."""
 
-    def __init__(self, shape: Shape, amo: AtMostOne, domains: list[tuple[int, ...]]) -> None:
+    def __init__(
+        self,
+        shape: Shape,
+        amo: AtMostOne,
+        domains: list[tuple[int, ...]],
+        deadline: float | None = None,
+    ) -> None:
         self.n = shape.size
+        self.deadline = deadline  # checked per at-most-one: a 64×64 board takes many seconds
         self.amo = amo
         self.domains = domains
         self.pool = IDPool(start_from=self.n**3 + 1)
@@ -174,6 +190,7 @@ class _Builder:
         return digit in self.domains[cell[0] * self.n + cell[1]]
 
     def at_most_one(self, lits: list[int]) -> None:
+        check(self.deadline)
         if len(lits) < 2:
             return
         if self.amo is AtMostOne.PAIRWISE:
@@ -208,6 +225,7 @@ def encode_rules(
     encoding: Encoding = Encoding.EXTENDED,
     amo: AtMostOne = AtMostOne.PAIRWISE,
     givens: Grid | None = None,
+    deadline: float | None = None,
 ) -> CnfFormula:
     """Encode `constraints` over every cell-digit variable; givens become unit clauses.
 
@@ -216,7 +234,7 @@ def encode_rules(
     `DigitSets`, `Sum` and `Sandwich` are encoded natively and bring auxiliary variables, as
     large tables do (see `_digit_sets`, `_sum`, `_sandwich`); the clauses are the same, in the
     same order, every time the same constraints are encoded, which certificates rely on to
-    justify them.
+    justify them. Raises `OutOfTime` once `deadline` (a perf_counter time) has passed.
     """
     n = shape.size
     core = _split_cages(lower(constraints, shape, NATIVE_KINDS), shape)
@@ -226,7 +244,7 @@ def encode_rules(
     reduced = encoding is Encoding.REDUCED
     if reduced:
         domains, fixed = _reduce_domains(shape, core, givens)
-    builder = _Builder(shape, amo, domains)
+    builder = _Builder(shape, amo, domains, deadline)
     cells = list(shape.cells())
     for cell in cells:
         index = cell[0] * n + cell[1]
@@ -240,6 +258,7 @@ def encode_rules(
         if encoding is not Encoding.MINIMAL:
             builder.at_most_one(lits)
     for constraint in core:
+        check(deadline)
         if isinstance(constraint, AllDifferent):
             _all_different(builder, constraint, encoding, fixed)
         elif isinstance(constraint, Allowed):
@@ -268,10 +287,13 @@ def encode_rules(
 
 
 def encode_puzzle(
-    puzzle: Puzzle, encoding: Encoding = Encoding.EXTENDED, amo: AtMostOne = AtMostOne.PAIRWISE
+    puzzle: Puzzle,
+    encoding: Encoding = Encoding.EXTENDED,
+    amo: AtMostOne = AtMostOne.PAIRWISE,
+    deadline: float | None = None,
 ) -> CnfFormula:
     """The whole puzzle, rules and givens, as one formula."""
-    return encode_rules(puzzle.shape, puzzle.constraints(), encoding, amo, puzzle.givens)
+    return encode_rules(puzzle.shape, puzzle.constraints(), encoding, amo, puzzle.givens, deadline)
 
 
 def _reduce_domains(

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -28,6 +27,7 @@ from satsudoku.constraints import (
     Table,
     lower,
 )
+from satsudoku.deadline import BuildCache, check
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -128,9 +128,15 @@ def _set_domain(domain: Any, bounds: Sequence[int]) -> None:
 
 
 def build(
-    shape: Shape, rules: Sequence[Rule] = (), kind: str | ModelKind = "integer"
+    shape: Shape,
+    rules: Sequence[Rule] = (),
+    kind: str | ModelKind = "integer",
+    deadline: float | None = None,
 ) -> CpSatEncoding:
-    """A fresh model of `shape` and `rules`, with no givens posted yet."""
+    """A fresh model of `shape` and `rules`, with no givens posted yet.
+
+    OutOfTime once `deadline` has passed: a 64×64 Boolean model takes seconds to build.
+    """
     kind = model_kind(kind)
     native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
     constraints = _split_cages(native, shape)
@@ -142,25 +148,32 @@ def build(
             r, c = constraint.cell
             domains[r * n + c] = domains[r * n + c] & constraint.digits
     builder = _IntegerBuilder if kind is ModelKind.INTEGER else _BooleanBuilder
-    model = builder(shape, domains).post(constraints)
+    model = builder(shape, domains, deadline).post(constraints)
     variables = model.Proto().variables
     cell_vars = n * n if kind is ModelKind.INTEGER else n * n * n
-    base = {var: list(variables[var].domain) for var in range(cell_vars)}
+    base: dict[int, list[int]] = {}
+    for var in range(cell_vars):
+        if not var & 4095:
+            check(deadline)
+        base[var] = list(variables[var].domain)
     return CpSatEncoding(kind, n, model, domains, base)
 
 
-@lru_cache(maxsize=16)
-def _cached(shape: Shape, rules: tuple[Rule, ...], kind: ModelKind) -> CpSatEncoding:
-    return build(shape, rules, kind)
+_MODELS: BuildCache[CpSatEncoding] = BuildCache()
 
 
-def encoding_for(puzzle: Puzzle, kind: str | ModelKind = "integer") -> CpSatEncoding:
-    """The shared model for the puzzle's shape and rules (built once per process and kind)."""
+def encoding_for(
+    puzzle: Puzzle, kind: str | ModelKind = "integer", deadline: float | None = None
+) -> CpSatEncoding:
+    """The shared model for the puzzle's shape and rules (built once per process and kind);
+    OutOfTime if `deadline` passes while it is built."""
     kind = model_kind(kind)
+    key = (puzzle.shape, puzzle.rules, kind)
     try:
-        return _cached(puzzle.shape, puzzle.rules, kind)
+        hash(key)
     except TypeError:  # a user rule that is not hashable: build afresh
-        return build(puzzle.shape, puzzle.rules, kind)
+        return build(puzzle.shape, puzzle.rules, kind, deadline)
+    return _MODELS.get(key, lambda: build(puzzle.shape, puzzle.rules, kind, deadline))
 
 
 def model_text(puzzle: Puzzle, model: str = "integer") -> str:
@@ -197,12 +210,16 @@ def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
 class _IntegerBuilder:
     """Cells as IntVars whose domains are their allowed digits."""
 
-    def __init__(self, shape: Shape, domains: Sequence[frozenset[Digit]]) -> None:
+    def __init__(
+        self, shape: Shape, domains: Sequence[frozenset[Digit]], deadline: float | None = None
+    ) -> None:
+        self.deadline = deadline  # checked per cell and per constraint
         self.model = cp_model.CpModel()
         n = shape.size
         self.n = n
         self.cells: list[cp_model.IntVar] = []
         for index, digits in enumerate(domains):
+            check(deadline)
             # An empty domain is not a valid proto; `conflict()` reports such a cell instead.
             domain = cp_model.Domain.from_values(sorted(digits or {1}))
             name = cell_name(divmod(index, n))
@@ -211,6 +228,7 @@ class _IntegerBuilder:
     def post(self, constraints: Sequence[Constraint]) -> cp_model.CpModel:
         n = self.n
         for constraint in constraints:
+            check(self.deadline)
             if isinstance(constraint, AllDifferent):
                 self.model.add_all_different([self.cells[r * n + c] for r, c in constraint.cells])
             elif isinstance(constraint, Table):
@@ -271,13 +289,17 @@ class _IntegerBuilder:
 class _BooleanBuilder:
     """Cells as one-hot BoolVars: the classic SAT view, posted as CP-SAT cardinality constraints."""
 
-    def __init__(self, shape: Shape, domains: Sequence[frozenset[Digit]]) -> None:
+    def __init__(
+        self, shape: Shape, domains: Sequence[frozenset[Digit]], deadline: float | None = None
+    ) -> None:
+        self.deadline = deadline  # checked per cell and per constraint
         self.model = cp_model.CpModel()
         n = shape.size
         self.n = n
         self.lits: list[cp_model.IntVar] = []
         variables = self.model.Proto().variables
         for index, digits in enumerate(domains):
+            check(deadline)
             name = cell_name(divmod(index, n))
             for digit in range(1, n + 1):
                 lit = self.model.new_bool_var(f"{name}={digit}")
@@ -293,6 +315,7 @@ class _BooleanBuilder:
     def post(self, constraints: Sequence[Constraint]) -> cp_model.CpModel:
         n = self.n
         for constraint in constraints:
+            check(self.deadline)
             if isinstance(constraint, AllDifferent):
                 cells = dict.fromkeys(constraint.cells)
                 for digit in range(1, n + 1):

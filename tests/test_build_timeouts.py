@@ -1,0 +1,84 @@
+"""--timeout covers building the model: a 64×64 board answers 'unknown' in time on every backend.
+
+Before the encoders checked the deadline, `--timeout 1` on an empty 64×64 took 43 s (sat: 33 M
+pairwise clauses built in Python, 5 GB) and 3 s (cpsat: 262,144 Boolean variables).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from satsudoku.backends import available, get_backend
+from satsudoku.backends import sat as sat_backend
+from satsudoku.backends.sat import SatBackend
+from satsudoku.deadline import BuildCache, OutOfTime
+from satsudoku.encoders import cnf
+from satsudoku.encoders import cpsat as cpsat_encoder
+from satsudoku.grid import Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+
+BIG = Shape(8, 8)  # 64×64: the largest supported board
+CONFIGS = [
+    ("bitmask", {}),
+    ("sat", {}),
+    ("sat", {"encoding": "reduced"}),
+    ("sat", {"encoding": "minimal", "solver": "glucose4"}),
+    ("cpsat", {}),
+    ("cpsat", {"certified": True}),
+]  # not cpsat:integer: CP-SAT expands its 192 AllDifferents (0.6-1.5 s) before it reads a clock
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=lambda v: str(v))
+def test_a_64x64_board_is_unknown_within_its_timeout(name: str, options: dict[str, object]) -> None:
+    if name not in available():
+        pytest.skip(f"{name} is not installed")
+    backend = get_backend(name, **options)
+    started = time.perf_counter()
+    result = backend.solve(Puzzle.empty(BIG), limit=2, timeout=0.3)
+    elapsed = time.perf_counter() - started
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert elapsed < 1.5, f"{elapsed:.2f} s for a 0.3 s timeout"
+
+
+def test_the_encoder_stops_at_a_past_deadline_and_keeps_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    empty = Puzzle.empty(Shape(2, 2))
+    with pytest.raises(OutOfTime):
+        cnf.encode_puzzle(empty, deadline=time.perf_counter() - 1)
+    monkeypatch.setattr(sat_backend, "_FORMULAS", BuildCache())  # nothing built earlier
+    backend = SatBackend()
+    assert backend.solve(empty, timeout=1e-9).status is Status.UNKNOWN
+    result = backend.solve(empty, limit=300)  # the cut-short build was not cached
+    assert result.status is Status.MULTIPLE and len(result.solutions) == 288
+
+
+def test_a_cpsat_model_cut_short_is_not_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cpsat_encoder, "_MODELS", BuildCache())  # nothing built earlier
+    backend = get_backend("cpsat")
+    assert backend.solve(Puzzle.empty(Shape(2, 2)), timeout=1e-9).status is Status.UNKNOWN
+    result = backend.solve(Puzzle.empty(Shape(2, 2)), limit=300)
+    assert result.status is Status.MULTIPLE and len(result.solutions) == 288
+
+
+def test_build_cache_keeps_the_most_recently_used() -> None:
+    cache: BuildCache[str] = BuildCache(size=2)
+    built: list[str] = []
+
+    def build(value: str) -> str:
+        built.append(value)
+        return value
+
+    for key in ("a", "b", "a", "c", "a", "b"):
+        assert cache.get(key, lambda key=key: build(key)) == key
+    assert built == ["a", "b", "c", "b"]  # "b" was evicted by "c"; "a" stayed in use
+
+    def fail() -> str:
+        raise OutOfTime
+
+    with pytest.raises(OutOfTime):
+        cache.get("d", fail)
+    assert cache.get("d", lambda: "d") == "d"  # nothing was stored for the failed build
