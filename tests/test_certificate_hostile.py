@@ -159,10 +159,13 @@ HOSTILE: dict[str, tuple[Callable[[Path], object], str]] = {
     ),
     "formula-huge-file": (_sparse("formula.cnf", 4 << 30), "-byte limit for this puzzle"),
     "formula-too-small-for-its-puzzle": (_a_64x64_claim, "cannot hold the 64x64 extended encoding"),
-    "manifest-5000-digits": (_manifest_digits, "manifest.json: a number of 5,000 digits"),
+    "manifest-5000-digits": (
+        _manifest_digits,
+        "manifest.json:11:16: JSON: a number of 5000 digits (at most 20 are read)",
+    ),
     "manifest-nested": (
         lambda f: (f / "manifest.json").write_text("[" * 100_000),
-        "manifest.json: nested too deeply",
+        "manifest.json:1:65: JSON: nested deeper than 64 levels",
     ),
     "manifest-huge-file": (_sparse("manifest.json", 4 << 30), "over the 8,388,608-byte limit"),
     "manifest-lemmas": (

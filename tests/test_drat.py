@@ -291,7 +291,7 @@ def test_writing_over_a_certificate_leaves_no_partial_files(tmp_path: Path) -> N
     ("bad", "reason"),
     [
         ({"solution.txt": "12345\n"}, "solution.txt: expected 81 symbols"),
-        ({"manifest.json": "{"}, "manifest.json: not JSON"),
+        ({"manifest.json": "{"}, "manifest.json:1:2: invalid JSON"),
         ({"manifest.json": '{"format": "satsudoku-certificate/1", "puzzle": 5}'}, "object"),
         ({"proof.drat": "x y\n"}, "proof.drat: line 1"),
         ({"formula.cnf": b"\xff\xfe"}, "formula.cnf: 2 bytes cannot hold the 9x9 extended"),

@@ -61,7 +61,7 @@ def test_one_bad_certificate_does_not_stop_the_others(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{certs / '0001'}: REJECTED"
     assert "solution.txt: expected 81 symbols" in out[1]
-    assert out[2] == f"{certs / '0002'}: REJECTED" and "manifest.json: not JSON" in out[3]
+    assert out[2] == f"{certs / '0002'}: REJECTED" and "manifest.json:1:2: invalid JSON" in out[3]
     assert out[4] == f"{certs / '0003'}: VERIFIED"
     assert out[-1] == "3 certificates: 1 verified, 2 rejected"
     (certs / "0002" / "manifest.json").unlink()  # no manifest: still a (broken) certificate

@@ -60,9 +60,8 @@ PROOF_SOLVERS = (
 # Reading limits: every file is refused unread past these, so a stranger's certificate costs
 # memory in proportion to what its puzzle needs (formula.cnf's limit follows from the
 # re-encoded puzzle, solution.txt's from its size) or to a bound the caller states (the proof).
-MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document
+MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document (io.limits' cap)
 MAX_PROOF_BYTES = 64 * 1024 * 1024  # the default (checking takes ~20x that); --max-proof-mib
-MAX_JSON_DIGITS = 20  # no manifest number needs more; int() raises past 4,300 digits
 
 
 class CertificateTimeoutError(Exception):
@@ -444,23 +443,14 @@ def run_drat_trim(folder: Path, timeout: float = 60.0) -> str | None:
 
 def _read_manifest(fd: int) -> dict[str, Any]:
     """manifest.json, refused when too large, too deeply nested or holding over-long numbers."""
-    text = read_text(fd, "manifest.json", MAX_MANIFEST_BYTES, "for a manifest")
-    try:
-        data = json.loads(text, parse_int=_bounded_int)
-    except json.JSONDecodeError as exc:
-        raise PuzzleError(f"manifest.json: not JSON ({exc.msg})") from None
-    except RecursionError:  # the C parser counts its depth and stops cleanly
-        raise PuzzleError("manifest.json: nested too deeply") from None
+    from satsudoku.io.limits import load_json
+
+    data = load_json(
+        read_text(fd, "manifest.json", MAX_MANIFEST_BYTES, "for a manifest"), "manifest.json"
+    )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PuzzleError(f"manifest.json: not a {FORMAT} manifest")
     return data
-
-
-def _bounded_int(digits: str) -> int:
-    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
-        shown = f"{len(digits):,} digits (at most {MAX_JSON_DIGITS})"
-        raise PuzzleError(f"manifest.json: a number of {shown}")
-    return int(digits)
 
 
 def _manifest_puzzle(manifest: dict[str, Any]) -> Puzzle:
