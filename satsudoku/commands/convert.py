@@ -12,9 +12,11 @@ from satsudoku.commands.common import add_input_options, load_puzzles
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import default_box
 from satsudoku.io import format_board, format_grid, format_line, puzzle_document
+from satsudoku.io.fpuzzles_export import fpuzzles_link, sudokupad_link
 from satsudoku.puzzle import Puzzle
 
-TARGETS = ("line", "grid", "leetcode", "json", "toml")
+TARGETS = ("line", "grid", "leetcode", "json", "toml", "fpuzzles", "sudokupad")
+LINKS = {"fpuzzles": fpuzzles_link, "sudokupad": sudokupad_link}  # one link per puzzle
 PLAIN = ("line", "grid", "leetcode")  # givens only: no rules, regions or box shape
 
 
@@ -23,7 +25,8 @@ def register(subparsers: Any) -> None:
         "convert",
         help="rewrite puzzles in another format",
         description="Read puzzles in any supported format and write them as one-line strings, "
-        "pretty grids, LeetCode boards, or JSON/TOML puzzle documents. The plain formats hold "
+        "pretty grids, LeetCode boards, JSON/TOML puzzle documents, or f-puzzles and SudokuPad "
+        "links (a rule f-puzzles cannot express is refused by name). The plain formats hold "
         "only the givens: a puzzle with rules, jigsaw regions or an unusual box shape is refused "
         "rather than silently changed.",
     )
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         if args.to in PLAIN:
             _refuse_losses(puzzle, args.to)
             print(_plain(puzzle, args.to))
+        elif args.to in LINKS:
+            print(_link(puzzle, args.to))
         else:
             documents.append(puzzle_document(puzzle))
     if args.to == "toml":
@@ -54,6 +59,14 @@ def _plain(puzzle: Puzzle, target: str) -> str:
     if target == "grid":
         return format_grid(puzzle.givens, puzzle.shape, puzzle.symbols) + "\n"
     return format_board(puzzle.givens, puzzle.symbols)
+
+
+def _link(puzzle: Puzzle, target: str) -> str:
+    """An f-puzzles or SudokuPad link; a refusal names the puzzle's file."""
+    try:
+        return LINKS[target](puzzle)
+    except PuzzleError as exc:
+        raise PuzzleError(exc.message, source=puzzle.origin) from None
 
 
 def losses(puzzle: Puzzle) -> list[str]:
