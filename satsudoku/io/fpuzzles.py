@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
-from satsudoku.io.document import puzzle_from_document
+from satsudoku.io.document import check_solution, puzzle_from_document
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
@@ -21,13 +21,15 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 
 _LINK = re.compile(r"(?:[?&]load=|fpuz(?:zles)?)([A-Za-z0-9+/=%\- ]+)")
+_PAYLOAD = re.compile(r"^fpuz(?:zles)?([A-Za-z0-9+/=%\- ]{8,})$")  # a SudokuPad payload alone
 
 
 def looks_like_fpuzzles(text: str) -> bool:
     """A link holding f-puzzles data (f-puzzles' `?load=`, sudokupad's `/fpuzzles…` or
-    `/fpuz…`), or the bare lz-string ('N4Ig' encodes '{"')."""
+    `/fpuz…`), SudokuPad's payload alone (`fpuzzles…`), or the bare lz-string ('N4Ig' encodes
+    '{"')."""
     text = text.strip()
-    if text.startswith("N4Ig"):
+    if text.startswith("N4Ig") or _PAYLOAD.match(text):
         return True
     return text.startswith("http") and ("f-puzzles" in text or "fpuz" in text)
 
@@ -40,6 +42,8 @@ def fpuzzles_json(text: str) -> dict[str, Any]:
     else:
         if text.startswith("http"):
             text = _link_data(text)
+        elif payload := _PAYLOAD.match(text):
+            text = payload.group(1)
         text = unquote(text).replace(" ", "+")  # a '+' that went through form decoding
         value = _load_json(lz_decompress_base64(text), decompressed=True)
     if not isinstance(value, dict) or "grid" not in value:
@@ -89,19 +93,49 @@ def iter_fpuzzles(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     yield fpuzzles_puzzle(data, options)
 
 
-def fpuzzles_puzzle(data: Mapping[str, Any], options: ReadOptions) -> Puzzle:
-    """The puzzle of f-puzzles JSON, recording the drawings `--ignore-drawings` left out."""
+def fpuzzles_puzzle(
+    data: Mapping[str, Any], options: ReadOptions, *, site: str = "f-puzzles"
+) -> Puzzle:
+    """The puzzle of f-puzzles JSON, recording the drawings `--ignore-drawings` left out.
+
+    A solution stored with the puzzle must obey every rule read: if it does not, the rules
+    text gives some clue another meaning than the one read, and solving would answer a
+    different puzzle.
+    """
     try:
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
+        stated = _stated_solution(data, doc["size"])
+        doc.pop("solution", None)  # checked below, with what a failure means here
         ignored = tuple(blocking_drawings(data).items())
+        puzzle = replace(puzzle_from_document(doc, options), ignored=ignored)
+        if stated is not None:
+            try:
+                check_solution(puzzle, stated, f"{site}: the solution stored with the puzzle")
+            except PuzzleError as exc:
+                raise PuzzleError(
+                    f"{exc.message}; its rules text must give some clue a meaning not read"
+                ) from None
+            puzzle = replace(puzzle, solution=stated)
     except PuzzleError as exc:
         raise exc.at(options.source) from None
-    return replace(puzzle_from_document(doc, options), ignored=ignored)
+    return puzzle
 
 
-def short_source(source: str | None, keep: int = 48) -> str | None:
+def _stated_solution(data: Mapping[str, Any], size: int) -> Grid | None:
+    """f-puzzles' optional `solution`: n² digits, row by row (anything else is not one)."""
+    solution = data.get("solution")
+    if not isinstance(solution, list) or len(solution) != size * size:
+        return None
+    if not all(type(v) is int and 1 <= v <= size for v in solution):
+        return None
+    return Grid(size, tuple(solution))
+
+
+def short_source(
+    source: str | None, keep: int = 48, is_link: Callable[[str], bool] = looks_like_fpuzzles
+) -> str | None:
     """A link or lz-string used as the input's name, cut to `keep` characters."""
-    if source is None or len(source) <= keep or not looks_like_fpuzzles(source):
+    if source is None or len(source) <= keep or not is_link(source):
         return source
     return source[: keep - 1] + "…"
 
@@ -145,19 +179,14 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
         raise PuzzleError(f"f-puzzles 'grid' must be {size} rows of {size} cells")
     blocking = blocking_drawings(data)
     if blocking and not ignore_drawings:
-        raise PuzzleError(
-            f"f-puzzles: drawings whose meaning is in the rules text: {describe_counts(blocking)}"
-            "; add --ignore-drawings to solve without them"
-        )
+        refuse_drawings("f-puzzles", blocking)
     doc: dict[str, Any] = {"size": size}
     for key, field in (("title", "title"), ("author", "source"), ("ruleset", "notes")):
         if isinstance(data.get(key), str) and data[key].strip():
             doc[field] = data[key].strip()
     doc.update(_grid_fields(grid, size))
-    solution = data.get("solution")
-    if isinstance(solution, list) and len(solution) == size * size:
-        if all(type(v) is int and 1 <= v <= size for v in solution):
-            doc["solution"] = format_line(Grid(size, tuple(solution)), Alphabet.default(size))
+    if (solution := _stated_solution(data, size)) is not None:
+        doc["solution"] = format_line(solution, Alphabet.default(size))
     rules: list[dict[str, Any]] = []
     for key, value in data.items():
         if key in _IGNORED or key in DRAWING_KEYS or key == "negative":
@@ -169,6 +198,14 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
     rules.extend(_dots(data, _negative(data.get("negative", [])), size))
     doc["rules"] = [rule for rule in rules if rule]
     return doc
+
+
+def refuse_drawings(site: str, counts: Mapping[str, int]) -> None:
+    """The error for drawings that may carry a rule only the rules text states."""
+    raise PuzzleError(
+        f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}; "
+        "add --ignore-drawings to solve without them"
+    )
 
 
 def describe_counts(counts: Mapping[str, int]) -> str:
@@ -272,24 +309,30 @@ def _default_box(size: int) -> tuple[int, int]:
 
 
 def _grid_fields(grid: list[Any], size: int) -> dict[str, Any]:
-    """Givens and the region layout (`box`, or jigsaw `regions` when any cell names one)."""
+    """Givens and the region layout: `box`, or jigsaw `regions` when the cells' regions are
+    not the default boxes (SudokuPad always lists them, often as plain boxes)."""
     box = _default_box(size)
     givens = [0] * (size * size)
-    labels: list[str] = []
+    regions: list[int] = []
+    boxes: list[int] = []
     for r, row in enumerate(grid):
         for c, cell in enumerate(row):
             where = f"f-puzzles cell r{r + 1}c{c + 1}"
             if not isinstance(cell, Mapping):
                 raise PuzzleError(f"{where} must be an object, not {cell!r}")
             givens[r * size + c] = _given(cell, size, where)
-            labels.append(_LABELS[_region(cell, (r // box[0]) * box[0] + c // box[1], size, where)])
+            boxes.append((r // box[0]) * box[0] + c // box[1])
+            regions.append(_region(cell, boxes[-1], size, where))
     fields: dict[str, Any] = {
         "givens": format_line(Grid(size, tuple(givens)), Alphabet.default(size))
     }
-    if any("region" in cell for row in grid for cell in row):
-        fields["regions"] = ["".join(labels[r * size : (r + 1) * size]) for r in range(size)]
-    else:
+    # Two partitions into `size` parts are the same when pairing their labels gives no more
+    # than `size` distinct pairs.
+    if len(set(zip(regions, boxes, strict=True))) == len(set(regions)) == size:
         fields["box"] = list(box)
+    else:
+        labels = "".join(_LABELS[region] for region in regions)
+        fields["regions"] = [labels[r * size : (r + 1) * size] for r in range(size)]
     return fields
 
 
