@@ -12,11 +12,13 @@ import pytest
 from pysat.solvers import Solver
 
 from satsudoku import Shape, get_backend
+from satsudoku.encoders.cnf import AtMostOne, Encoding, dimacs, encode_puzzle
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles
 from satsudoku.proof.certificate import (
     CertificateTimeoutError,
+    formula_floor,
     make_certificate,
     verify_certificate,
 )
@@ -405,3 +407,12 @@ def test_lemma_counts_agree_between_manifest_checker_and_prove(tmp_path: Path) -
     assert certificate.proof[-1].strip() == "0" and verdict.needed[-1] == lemmas
     assert verdict.lemmas == lemmas == certificate.manifest()["lemmas"]
     assert f"{verdict.checked} of {lemmas} lemmas needed and checked" in verdict.message
+
+
+@pytest.mark.parametrize("encoding", [Encoding.MINIMAL, Encoding.EFFICIENT, Encoding.EXTENDED])
+@pytest.mark.parametrize("shape", [Shape(1, 1), Shape(1, 5), Shape(2, 2), Shape(2, 3), Shape(3, 3)])
+def test_the_formula_floor_never_refuses_a_real_formula(shape: Shape, encoding: Encoding) -> None:
+    # verify-certificate refuses a formula.cnf under this floor before re-encoding its puzzle;
+    # an encoder change that made real formulas smaller would reject valid certificates.
+    formula = encode_puzzle(Puzzle.empty(shape), encoding, AtMostOne.PAIRWISE)
+    assert len(dimacs(formula, []).encode()) >= formula_floor(shape.size, encoding)

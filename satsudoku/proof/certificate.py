@@ -299,15 +299,21 @@ def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) ->
     return CertificateCheck(ok, tuple(messages), trim)
 
 
+def formula_floor(size: int, encoding: Encoding) -> int:
+    """The fewest bytes a certificate's formula.cnf for an n×n puzzle can take.
+
+    Pairwise at-most-one per digit in each of the 3n classic houses, and per cell unless
+    minimal: n·C(n,2) binary clauses each, every one at least "-a -b 0\n" (8 bytes; 6 counted).
+    """
+    houses = 3 * size + (0 if encoding is Encoding.MINIMAL else size)
+    return 6 * houses * size * (size * (size - 1) // 2)
+
+
 def _check_formula_size(fd: int, puzzle: Puzzle, encoding: Encoding) -> None:
-    """Refuse a formula.cnf too small to hold the puzzle's binary at-most-one clauses, before
-    re-encoding: a few bytes claiming a 64x64 puzzle must not cost the gigabytes its
-    encoding takes."""
+    """Refuse a formula.cnf under `formula_floor` before re-encoding: a few bytes claiming a
+    64x64 puzzle must not cost the gigabytes its encoding takes."""
     n = puzzle.size
-    # Pairwise at-most-one per digit in each of the 3n classic houses, and per cell unless
-    # minimal: n*C(n,2) clauses each, every one at least "-a -b 0\n" (8 bytes; 6 counted).
-    houses = 3 * n + (0 if encoding is Encoding.MINIMAL else n)
-    least = 6 * houses * n * (n * (n - 1) // 2)
+    least = formula_floor(n, encoding)
     size = size_of(fd, "formula.cnf")
     if size < least:
         raise PuzzleError(
