@@ -375,6 +375,7 @@ def _negate_auxiliary(clause: list[int]) -> list[int]:
         (parse_dimacs, "p cnf " + "9" * 5000 + " 1\n1 0\n", "line 1: header counts beyond"),
         (parse_dimacs, "p cnf 2147483648 1\n1 0\n", "line 1: header counts beyond"),
         (parse_dimacs, "p cnf 2 1\n1 -" + "9" * 5000 + " 0\n", "line 2: a literal beyond"),
+        (parse_dimacs, "p cnf 2 1\n1 -" + "9" * 4000 + " 0\n", "line 2: a literal beyond"),
     ],
 )
 def test_numbers_past_a_c_int_are_refused_in_one_short_line(
