@@ -7,6 +7,7 @@ work and `resume` continues it; each run also records what makes it reproducible
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import json
 import math
@@ -17,6 +18,8 @@ import shlex
 import signal
 import statistics
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Generator, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -257,6 +260,7 @@ def _init_worker(
 ) -> None:
     if pooled:  # Ctrl-C reaches the whole process group; the parent alone handles it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _die_with_parent()
     _WORKER.update(
         configs=configs,
         backends=[c.make() for c in configs],
@@ -266,6 +270,35 @@ def _init_worker(
         groups=groups,
         current=None,
     )
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent() -> None:
+    """End this worker when its parent dies, even by SIGKILL, which runs no cleanup in it.
+
+    Otherwise orphaned workers run on, solving, and hold the output pipes open. On Linux the
+    kernel sends SIGKILL at the parent's death (prctl PR_SET_PDEATHSIG); everywhere, a daemon
+    thread also polls getppid(), which changes once the worker is orphaned.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watcher thread still does the job, within a second
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    watcher = threading.Thread(target=_watch_parent, args=(parent,), daemon=True)
+    watcher.start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)  # no cleanup: the rows belong to the parent, which is gone
 
 
 def _warm_up_for(task: Task) -> dict[str, float]:
@@ -423,11 +456,12 @@ class RowWriter:
         self.path = path
         self.csv = _is_csv(path)
         exists = resume and Path(path).exists() and Path(path).stat().st_size > 0
+        headed = exists and _has_header(path)  # a run cut before its header has none
         self.handle: TextIO = open(path, "a" if exists else "w", encoding="utf-8", newline="")
         if self.csv:
             self.handle.write(f"# meta {json.dumps(meta)}\n")
             self.writer = csv.DictWriter(self.handle, COLUMNS)
-            if not exists:
+            if not headed:
                 self.writer.writeheader()
         else:
             self.handle.write(json.dumps({"meta": meta}) + "\n")
@@ -445,6 +479,30 @@ class RowWriter:
         self.handle.close()
 
 
+def _has_header(path: str) -> bool:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return any(not line.startswith("#") for line in handle)
+
+
+def check_writable(path: str, flag: str) -> None:
+    """Fail before measuring when `path` cannot be written (a missing or read-only directory,
+    a directory in the way), leaving nothing behind: --plot is written only after the run."""
+    target = Path(path)
+    parent = target.parent
+    if target.is_dir():
+        raise PuzzleError(f"{flag} {path}: is a directory")
+    if not parent.is_dir():
+        raise PuzzleError(f"{flag} {path}: directory {parent} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=parent):  # creating a file is the only honest test
+            pass
+        if target.exists():
+            with open(target, "ab"):  # appends nothing; fails on a read-only file
+                pass
+    except OSError as exc:
+        raise PuzzleError(f"{flag} {path}: cannot write there: {exc.strerror}") from None
+
+
 def _is_csv(path: str) -> bool:
     suffix = Path(path).suffix.lower()
     if suffix not in (".csv", ".jsonl"):
@@ -458,30 +516,77 @@ def read_rows(path: str) -> list[Row]:
     if not Path(path).exists():
         return []
     rows: list[Row] = []
-    with open(path, encoding="utf-8", newline="") as handle:
-        if csv_file:
-            lines = (line for line in handle if not line.startswith("#"))
-            for record in csv.DictReader(lines):
-                if record.get("config") is None or record.get("time_s") in (None, ""):
-                    continue  # a line cut short by an interruption
-                rows.append(
-                    {
-                        **record,
-                        "index": int(record["index"]),
-                        "time_s": float(record["time_s"]),
-                        "solved": record["solved"] == "True",
-                        "stats": json.loads(record["stats"] or "{}"),
-                    }
-                )
-        else:
-            for line in handle:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by an interruption
-                if "meta" not in record:
-                    rows.append(record)
+    header: list[str] | None = None  # CSV: the first line that is not a comment
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+        for number, line in enumerate(handle, start=1):
+            if "\ufffd" in line:
+                raise PuzzleError(f"--resume: line {number} is not UTF-8 text", source=path)
+            if not line.strip() or (csv_file and line.startswith("#")):
+                continue
+            try:
+                if csv_file and header is None:
+                    header = next(csv.reader([line]))
+                    if header != list(COLUMNS):
+                        raise ValueError(f"the header is not {','.join(COLUMNS)}")
+                    continue
+                record = _csv_row(header, line) if header else _jsonl_record(line)
+            except (ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
+                raise PuzzleError(
+                    f"--resume: line {number} is damaged ({exc}); repair or delete it, "
+                    "or use a new --out",
+                    source=path,
+                ) from None
+            if "meta" not in record:
+                rows.append(record)
     return rows
+
+
+def _csv_row(header: list[str], line: str) -> Row:
+    fields = next(csv.reader([line]))
+    if len(fields) != len(header):
+        raise ValueError(f"{len(fields)} fields, not {len(header)}")
+    record = dict(zip(header, fields, strict=True))
+    stats = json.loads(record["stats"] or "{}")
+    if not isinstance(stats, dict):
+        raise ValueError("its stats are not a JSON object")
+    return {
+        **record,
+        "index": int(record["index"]),
+        "time_s": float(record["time_s"]),
+        "solved": record["solved"] == "True",
+        "stats": stats,
+    }
+
+
+def _jsonl_record(line: str) -> Row:
+    record = json.loads(line)
+    if not isinstance(record, dict) or not ("meta" in record or set(COLUMNS) <= set(record)):
+        raise ValueError("it is neither a row nor a metadata record")
+    return record
+
+
+def drop_torn_row(path: str) -> int:
+    """Cut off a last line an interrupted run left without its newline; the bytes removed.
+
+    Rows never contain a newline, so whatever follows the last one is a row cut mid-write;
+    appending after it would glue the next record onto it. Reads only the file's tail.
+    """
+    with open(path, "rb+") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        position = end
+        while position > 0:
+            start = max(0, position - (1 << 16))
+            handle.seek(start)
+            newline = handle.read(position - start).rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            position = start
+        else:
+            keep = 0
+        if keep < end:
+            handle.truncate(keep)
+    return end - keep
 
 
 def read_meta(path: str) -> list[dict[str, Any]]:
@@ -711,5 +816,11 @@ def plot(rows: Sequence[Row], summaries: Sequence[Summary], path: str) -> None:
     figure.legend(handles, labels, loc="lower center", ncol=columns, frameon=False)
     rows_of_labels = -(-len(configs) // columns)
     figure.tight_layout(rect=(0, 0.05 * rows_of_labels + 0.02, 1, 1))
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    try:
+        figure.savefig(path, dpi=120)
+    except (OSError, ValueError) as exc:  # a full disk; a suffix matplotlib cannot write
+        if Path(path).is_file():  # never leave half a picture (but never remove /dev/full)
+            Path(path).unlink()
+        raise PuzzleError(f"--plot {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    finally:
+        plt.close(figure)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +17,7 @@ import pytest
 from satsudoku import bench
 from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
-from tests.conftest import BUNDLED
+from tests.conftest import BUNDLED, REPO
 from tests.test_cpsat import interrupt, write_endless
 
 DATA = [str(BUNDLED / "17clue.txt"), str(BUNDLED / "serg-benchmark.txt")]
@@ -263,3 +269,119 @@ def test_ctrl_c_during_a_cpsat_bench_writes_no_unknown_row(tmp_path: Path) -> No
     code, err, waited = interrupt([*argv, "--timeout", "120"], after=5)
     assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
     assert bench.read_rows(str(out)) == []
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_resume_drops_a_row_cut_mid_line_and_continues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    out = tmp_path / f"r{suffix}"
+    assert _run(tmp_path, "--out", str(out)) == 0
+    text = out.read_text()
+    cut = text.rstrip("\n").rfind("\n") + 30  # a crash 30 bytes into the last row
+    out.write_text(text[:cut])
+    capsys.readouterr()
+    assert _run(tmp_path, "--out", str(out), "--resume") == 0
+    err = capsys.readouterr().err
+    assert "dropped its last row, cut mid-line" in err
+    assert "resuming: 7 of 8 puzzles already measured" in err
+    rows = bench.read_rows(str(out))
+    assert len(rows) == 24 and len({bench.row_key(r) for r in rows}) == 24
+    assert len(bench.read_meta(str(out))) == 2  # the new metadata record is on a line of its own
+
+
+def test_resume_names_a_damaged_line_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.csv"
+    assert _run(tmp_path, "--out", str(out)) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    lines[4] = lines[4][:20] + "\n"  # a row damaged in the middle of the file
+    out.write_text("".join(lines))
+    capsys.readouterr()
+    assert _run(tmp_path, "--out", str(out), "--resume") == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"satsudoku: {out}: --resume: line 5 is damaged (") and "not 8" in err
+    assert err.endswith("repair or delete it, or use a new --out\n") and err.count("\n") == 1
+
+
+def test_unwritable_out_or_plot_fails_before_measuring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.csv"
+    for flag, path in (("--plot", tmp_path / "no" / "r.png"), ("--out", tmp_path / "no" / "r.csv")):
+        started = time.perf_counter()
+        assert _run(tmp_path, "--out", str(out), flag, str(path)) == 1
+        assert time.perf_counter() - started < 1 and not out.exists()
+        err = capsys.readouterr().err
+        assert err == f"satsudoku: {flag} {path}: directory {path.parent} does not exist\n"
+    assert _run(tmp_path, "--plot", str(tmp_path)) == 1
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_a_plot_that_cannot_be_finished_is_removed(tmp_path: Path) -> None:
+    # A file-size limit stands in for a full disk: matplotlib gets EFBIG halfway through.
+    rows = [{"dataset": "d", "config": "c", "time_s": t / 10, "solved": True} for t in (1, 2, 3)]
+    png = tmp_path / "r.png"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of death
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))
+    try:
+        with pytest.raises(PuzzleError, match=f"--plot {png}: File too large"):
+            bench.plot(rows, bench.summarize(rows), str(png))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+    assert not png.exists()
+
+
+def _children(pid: int) -> list[int]:
+    """Live (not zombie) processes whose parent is `pid`, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_die_with_a_bench_killed_by_sigkill(tmp_path: Path) -> None:
+    document, _, plugin, *_ = write_endless(tmp_path)
+    twin = tmp_path / "twin.json"  # a second task, so that both workers search
+    twin.write_text(Path(document).read_text())
+    argv = ["bench", document, str(twin), "--plugin", plugin, "--backends", "cpsat"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "satsudoku", *argv, "--workers", "2", "--timeout", "120"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    workers: list[int] = []
+    for _ in range(300):  # both workers started (imports take a while on a busy machine)
+        workers = _children(process.pid)
+        if len(workers) >= 2 or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, process.communicate()
+    time.sleep(0.5)  # inside their initializer or their search
+    process.kill()
+    killed = time.perf_counter()
+    try:
+        process.communicate(timeout=10)  # EOF: no worker holds the pipes any more
+        while any(map(_alive, workers)) and time.perf_counter() - killed < 5:
+            time.sleep(0.1)
+        assert not any(map(_alive, workers)), "workers outlived their bench"
+    finally:  # should this fail, leave no searching orphan behind
+        for pid in filter(_alive, workers):
+            os.kill(pid, signal.SIGKILL)

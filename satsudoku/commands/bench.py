@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from contextlib import closing
+from pathlib import Path
 from typing import Any, TextIO
 
 from satsudoku import bench
@@ -81,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         raise PuzzleError("--resume needs --out FILE (the rows to continue)")
     if args.plot:
         bench.require_matplotlib()
+    for flag, path in (("--out", args.out), ("--plot", args.plot)):
+        if path:  # before measuring: --plot is written only once the run is over
+            bench.check_writable(path, flag)
     configs = bench.parse_configs(args.backends, solver=args.solver)
     if args.cross_check and len(configs) < 2:
         raise SatsudokuError("--cross-check needs two configurations or more in --backends")
@@ -99,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
         if conflict := bench.resume_conflict(recorded[-1], meta):
             raise SatsudokuError(conflict)
     tasks = bench.load_tasks(args.datasets, sample=args.sample, seed=args.seed, reading=reading)
+    if args.resume and Path(args.out).exists() and (torn := bench.drop_torn_row(args.out)):
+        print(
+            f"satsudoku: {args.out}: dropped its last row, cut mid-line ({torn} bytes) by an "
+            "interrupted run; that puzzle is measured again",
+            file=sys.stderr,
+        )
     earlier = bench.read_rows(args.out) if args.out and args.resume else []
     wanted = {(t.dataset, t.index) for t in tasks}
     names = {c.name for c in configs}
