@@ -26,7 +26,7 @@ from satsudoku.proof.certificate import make_certificate, verify_certificate
 from satsudoku.puzzle import Puzzle
 from tests.conftest import BUNDLED, REPO, puzzle_from_line, sample_lines
 
-MEMORY = 1 << 30  # RLIMIT_AS of the checking subprocess: the old checker needed ~24 GB here
+MEMORY = 1 << 30  # RLIMIT_AS of the checking subprocess; the old checker wanted tens of GB here
 LINE = sample_lines(BUNDLED / "top1465.txt", 1)[0]
 
 
@@ -387,3 +387,19 @@ def test_a_reused_folder_is_refused_and_force_clears_only_certificate_files(
 
     assert main(["verify-certificate", str(certs)]) == 0
     assert capsys.readouterr().out.count("VERIFIED") == 1
+
+
+def test_the_proof_limit_is_the_callers_to_raise(
+    one: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from satsudoku.cli import main
+
+    certs = tmp_path / "certs"
+    assert _prove([str(one), "--certificate", str(certs)], capsys)[0] == 0
+    with (certs / "proof.drat").open("a") as proof:
+        proof.write("c " + "x" * (3 << 20) + "\n")  # a 3 MiB comment: still a valid proof
+    assert main(["verify-certificate", str(certs), "--max-proof-mib", "2"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].strip().startswith("proof.drat: 3,1") and "over the 2,097,152-byte" in out[1]
+    assert main(["verify-certificate", str(certs), "--max-proof-mib", "4"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("VERIFIED")
