@@ -36,10 +36,14 @@ MAX_DEPTH = 64
 # refuses strings over 4,300 digits with a ValueError, and parsing long ones is quadratic.
 MAX_INT_DIGITS = 20
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+# Strings "unrolled" (a run of plain characters, then escapes each followed by another run):
+# `(?:[^"\\]|\\.)*` would keep regex state per character, 600 MB for a 5 MB string.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 # TOML strings: multi-line basic/literal first, then one-line ones; and comments.
 _TOML_SKIP = re.compile(
-    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*', re.S
+    r'"""[^\\]*?(?:\\.[^\\]*?)*?"""|\'\'\'.*?\'\'\'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\''
+    r"|#[^\n]*",
+    re.S,
 )
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}

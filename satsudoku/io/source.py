@@ -139,6 +139,7 @@ class InputText:
                 end = found.start()
             else:  # every whole line here is skipped; the unfinished last one waits for more
                 end = self._buf.rfind(b"\n", self._pos) + 1 or self._pos
+            self._check_utf8(self._buf[self._pos : end], skipped)
             skipped += self._buf.count(b"\n", self._pos, end)
             chars += end - self._pos
             self._pos = end
@@ -151,6 +152,15 @@ class InputText:
         if data:  # a blank or comment line too long to be skipped
             raise self._too_long(self.lineno)
         return skipped, chars, ""
+
+    def _check_utf8(self, data: bytes, lines_before: int) -> None:
+        """Skipped lines are still text: bad UTF-8 in a comment is reported as anywhere else."""
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            start = data.rfind(b"\n", 0, exc.start) + 1
+            line = lines_before + data.count(b"\n", 0, exc.start) + 1
+            self._decode(data[start : data.find(b"\n", exc.start) + 1 or None], line)
 
     def _decode_start(self, data: bytes) -> str:
         """The first content line; a cut one keeps its first bytes for format detection."""
