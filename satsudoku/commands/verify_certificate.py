@@ -61,6 +61,16 @@ def run(args: argparse.Namespace) -> int:
     return 1 if rejected else 0
 
 
+def _holds_certificate_files(folder: Path) -> bool:
+    """Whether `folder` holds a certificate file; True if it cannot be looked into, so that
+    verifying it reports why instead of skipping it."""
+    try:
+        with opened_folder(folder, follow=False) as fd:
+            return bool(present(fd, CERTIFICATE_FILES))
+    except (PuzzleError, OSError):
+        return True
+
+
 def _mebibytes(text: str) -> int:
     """A whole number of MiB, 1 to 1,048,576 (1 TiB)."""
     if not (text.isascii() and text.isdigit() and len(text) <= 7 and 1 <= int(text) <= 1 << 20):
@@ -82,10 +92,8 @@ def _certificate_folders(root: Path) -> list[tuple[Path, bool]]:
             if entry.is_symlink():
                 if entry.is_dir():
                     folders.append((root / entry.name, True))
-            elif entry.is_dir():
-                with opened_folder(root / entry.name, follow=False) as inner:
-                    if present(inner, CERTIFICATE_FILES):
-                        folders.append((root / entry.name, False))
+            elif entry.is_dir() and _holds_certificate_files(root / entry.name):
+                folders.append((root / entry.name, False))
     if not folders:
         raise PuzzleError(f"{root}: holds no certificate (no manifest.json)")
     return folders

@@ -148,10 +148,15 @@ def clear(path: Path, *, force: bool) -> None:
     Symlinked subfolders are neither entered nor removed.
     """
     with opened_folder(path, follow=False) as top:
-        old: list[tuple[str | None, str]] = [(None, name) for name in present(top, OWN_FILES)]
-        for entry in _subfolders(top):
-            with _opened_sub(top, entry) as inner:
-                old += [(entry, name) for name in present(inner, OWN_FILES)]
+        old: list[tuple[str | None, str]] = []
+        try:
+            old += [(None, name) for name in present(top, OWN_FILES)]
+            for entry in _subfolders(top):
+                with _opened_sub(top, entry) as inner:
+                    old += [(entry, name) for name in present(inner, OWN_FILES)]
+        except OSError as exc:
+            where = path / exc.filename if isinstance(exc.filename, str) else path
+            raise PuzzleError(f"cannot look inside ({_reason(exc)})", source=str(where)) from None
         if not old:
             return
         if not force:
