@@ -474,7 +474,10 @@ def test_a_stored_solution_that_breaks_a_rule_read_is_refused() -> None:
     pad = four_by_four([killer], solution="1234341221434321")  # r1c1 + r2c1 = 1 + 3 = 4
     assert read_text(json.dumps(pad))[0].solution is not None
     pad["cages"][0]["value"] = 5
-    with pytest.raises(PuzzleError, match="the solution stored with the puzzle does not solve the puzzle: breaks cage"):
+    with pytest.raises(
+        PuzzleError,
+        match="the solution stored with the puzzle does not solve the puzzle: breaks cage",
+    ):
         read_text(json.dumps(pad))
 
 
@@ -487,6 +490,39 @@ def test_no_regions_means_rows_and_columns_only() -> None:
 
 
 # --- zipped JSON and hostile payloads ---
+
+
+def test_many_pictures_are_read_in_one_pass() -> None:
+    """64 pictures a cell (the cap) of each kind, all pointing at one bulb: read in linear
+    time (pairs are found through indexes, not by scanning every picture for every other)."""
+    cap = 64 * 81
+    arrow = {
+        "color": "#a1a1a1",
+        "headLength": 0.3,
+        "thickness": 5,
+        "wayPoints": [[0.5, 0.5], [1.5, 1.5]],
+    }
+    bulb = {
+        "borderColor": "#a1a1a1",
+        "backgroundColor": "#ffffff",
+        "rounded": True,
+        "center": [0.5, 0.5],
+        "width": 0.83,
+        "height": 0.83,
+    }
+    between = {"color": "#CFCFCF", "thickness": 2, "wayPoints": [[0.5, 0.5], [0.5, 2.5]]}
+    pad = {
+        "cells": [[{} for _ in range(9)] for _ in range(9)],
+        "arrows": [arrow] * cap,
+        "overlays": [bulb] * cap,
+        "lines": [between] * cap,
+    }
+    data, drawings = fpuzzles_data(pad)
+    assert data["arrow"] == [{"cells": ["R1C1"], "lines": [["R1C1", "R2C2"]] * cap}]
+    assert drawings == {"lines": cap, "overlays": cap - 1}
+    pad["underlays"] = [{}] * (cap + 1)
+    with pytest.raises(PuzzleError, match="'underlays': 5,185 pictures on 81 cells"):
+        fpuzzles_data(pad)
 
 
 def test_unzip_reads_puzzlezipper_text() -> None:
@@ -515,6 +551,7 @@ def test_unzip_reads_puzzlezipper_text() -> None:
         ("{ce:[[{},{}],[{},{}]],global:['chess']}", "global rule 'chess' is not supported"),
         ("{ce:[[{},{}],[{},{}]],sparkles:[1]}", "SudokuPad key 'sparkles' is not supported"),
         ("{ce:[[{},{}],[{},{}]]", "the puzzle text ends early"),
+        ('{"cells": [[{}]], "overlays": [{"center": [1e999, 0.5]}]}', "overlays ×1; add"),
     ],
     ids=[
         "bomb",
@@ -527,6 +564,7 @@ def test_unzip_reads_puzzlezipper_text() -> None:
         "global",
         "key",
         "truncated",
+        "infinite",
     ],
 )
 def test_hostile_and_broken_payloads_are_one_line(

@@ -21,7 +21,7 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
 
 _LINK = re.compile(r"(?:[?&]load=|fpuz(?:zles)?)([A-Za-z0-9+/=%\- ]+)")
-_PAYLOAD = re.compile(r"^fpuz(?:zles)?([A-Za-z0-9+/=%\- ]{8,})$")  # a SudokuPad payload alone
+_PAYLOAD = re.compile(r"^fpuz(?:zles)?([A-Za-z0-9+/=%]{20,})$")  # a SudokuPad payload alone
 
 
 def looks_like_fpuzzles(text: str) -> bool:

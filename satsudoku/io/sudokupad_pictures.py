@@ -1,0 +1,497 @@
+"""SudokuPad pictures read as f-puzzles constraints when they have exactly the style SudokuPad's
+f-puzzles converter (fpuzzlesdecoder.js) gives each constraint; the rest are drawings.
+
+Coordinates are SudokuPad's: [row, col] from the grid's top-left corner, cell (r, c) spanning
+[r, r+1) × [c, c+1), so its centre is [r + 0.5, c + 0.5]; f-puzzles names it R{r+1}C{c+1}.
+Every lookup between pictures (a bulb for an arrow, the ends of a between line) goes through an
+index built once, so the work stays linear in the number of pictures.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from satsudoku.errors import PuzzleError
+
+Picture = Mapping[str, Any]
+Entries = dict[str, list[dict[str, Any]]]
+
+PICTURE_KEYS = ("cages", "lines", "arrows", "overlays", "underlays")
+_GLOBALS = {
+    "antiknight": "antiknight",
+    "antiking": "antiking",
+    "nonconsecutive": "nonconsecutive",
+    "disjoint": "disjointgroups",
+}
+_NEGATIVE = {"antiratio": "ratio", "antidifference": "difference", "antixv": "xv"}
+
+# The converter's styles: the properties each constraint's picture carries.
+_THERMO = {"color": "#CFCFCF", "thickness": 21}
+_THERMO_BULB = {
+    "borderColor": "#CFCFCF",
+    "backgroundColor": "#CFCFCF",
+    "rounded": True,
+    "width": 0.85,
+    "height": 0.85,
+}
+_PALINDROME = {"color": "#CFCFCF", "thickness": 16}
+_BETWEEN = {"color": "#CFCFCF", "thickness": 2}
+_BETWEEN_END = {
+    "borderColor": "#CFCFCF",
+    "backgroundColor": "#FFFFFF",
+    "rounded": True,
+    "width": 0.8,
+    "height": 0.8,
+}
+_DIAGONAL = {"color": "#34BBE6", "thickness": 2}
+_ARROW = {"color": "#a1a1a1", "headLength": 0.3, "thickness": 5}
+_ARROW_BULB = {"borderColor": "#a1a1a1", "backgroundColor": "#ffffff", "rounded": True}
+_PILL = {"color": "#a1a1a1", "opacity": 0.7}  # a bent pill: this line, and inside it …
+_PILL_INSIDE = {"color": "#ffffff", "opacity": 0.8}  # … a white one on the same points
+_DOT = {"borderColor": "#000000", "rounded": True, "width": 0.3, "height": 0.3}
+_XV = {
+    "backgroundColor": "#FFFFFF",
+    "borderColor": "#FFFFFF",
+    "fontSize": 21,
+    "rounded": False,
+    "width": 0.25,
+    "height": 0.25,
+}
+_SANDWICH = {**_XV, "fontSize": 32}
+_LITTLE_KILLER = {**_XV, "fontSize": 28}
+_LITTLE_ARROW = {"color": "#000000", "thickness": 2}  # from 0.3 to 0.48 cells out, diagonally
+_QUAD = {
+    "backgroundColor": "#FFFFFF",
+    "borderColor": "#000000",
+    "fontSize": 14,
+    "rounded": True,
+    "width": 0.7,
+    "height": 0.7,
+}
+_PARITY = {"borderColor": "#CFCFCF", "backgroundColor": "#CFCFCF", "width": 0.7, "height": 0.7}
+_DIRECTIONS = {(-1, 1): "UR", (1, 1): "DR", (1, -1): "DL", (-1, -1): "UL"}
+_EPSILON = 1e-6
+
+
+def read_pictures(
+    size: int, pictures: Mapping[str, list[Picture]], flags: Any
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The f-puzzles keys the pictures and global flags amount to, and the pictures left
+    unread per SudokuPad key (the drawings)."""
+    reader = _Reader(size, pictures)
+    data: dict[str, Any] = {}
+    for read in (
+        reader.cages,
+        reader.lines,
+        reader.arrows,
+        reader.dots,
+        reader.clues,
+        reader.cells,
+    ):
+        for key, entries in read().items():
+            if entries:
+                data.setdefault(key, []).extend(entries)
+    data.update(dict.fromkeys(reader.flags, True))
+    data.update(_globals(flags))
+    return data, reader.leftover()
+
+
+def _globals(flags: Any) -> dict[str, Any]:
+    """SudokuPad's `global` list: whole-grid rules, and f-puzzles' negative constraints."""
+    if flags is None:
+        return {}
+    if not isinstance(flags, list):
+        raise PuzzleError("SudokuPad 'global' must be a list of rule names")
+    out: dict[str, Any] = {}
+    for name in flags:
+        if name in _GLOBALS:
+            out[_GLOBALS[name]] = True
+        elif name in _NEGATIVE:
+            out.setdefault("negative", []).append(_NEGATIVE[name])
+        else:
+            raise PuzzleError(f"SudokuPad global rule {str(name)!r:.40} is not supported")
+    return out
+
+
+# --- geometry ---
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _point(value: Any) -> tuple[float, float] | None:
+    if isinstance(value, list) and len(value) == 2 and _number(value[0]) and _number(value[1]):
+        return float(value[0]), float(value[1])
+    return None
+
+
+def _name(r: int, c: int) -> str:
+    return f"R{r + 1}C{c + 1}"
+
+
+def cell_at(value: Any, size: int, *, outside: bool = False) -> str | None:
+    """The cell a point lies in, or None; `outside` admits the ring of clue cells."""
+    point = _point(value)
+    if point is None:
+        return None
+    r, c = math.floor(point[0]), math.floor(point[1])
+    low, high = (-1, size) if outside else (0, size - 1)
+    return _name(r, c) if low <= r <= high and low <= c <= high else None
+
+
+def _fraction_is(value: float, fraction: float) -> bool:
+    return abs(value % 1 - fraction) < _EPSILON or abs(value % 1 - fraction - 1) < _EPSILON
+
+
+def _is_centre(value: Any) -> bool:
+    point = _point(value)
+    return point is not None and all(_fraction_is(v, 0.5) for v in point)
+
+
+def _edge(value: Any, size: int) -> list[str] | None:
+    """The two orthogonal neighbours whose shared edge has its middle at the point."""
+    point = _point(value)
+    if point is None:
+        return None
+    y, x = point
+    if _fraction_is(y, 0) and _fraction_is(x, 0.5):  # on the line between two rows
+        pair = [(round(y) - 1, math.floor(x)), (round(y), math.floor(x))]
+    elif _fraction_is(x, 0) and _fraction_is(y, 0.5):  # between two columns
+        pair = [(math.floor(y), round(x) - 1), (math.floor(y), round(x))]
+    else:
+        return None
+    if all(0 <= r < size and 0 <= c < size for r, c in pair):
+        return [_name(r, c) for r, c in pair]
+    return None
+
+
+def _corner(value: Any, size: int) -> list[str] | None:
+    """The four cells around a grid corner not on the border."""
+    point = _point(value)
+    if point is None or not all(_fraction_is(v, 0) for v in point):
+        return None
+    r, c = round(point[0]), round(point[1])
+    if not (1 <= r < size and 1 <= c < size):
+        return None
+    return [_name(r + dr - 1, c + dc - 1) for dr in (0, 1) for dc in (0, 1)]
+
+
+# --- styles ---
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """A style property equal to the converter's (colours without case, numbers nearly)."""
+    if isinstance(expected, str):
+        return isinstance(value, str) and value.upper() == expected.upper()
+    if isinstance(expected, bool):
+        return value is expected
+    if _number(expected):
+        return _number(value) and abs(value - expected) < _EPSILON
+    return bool(value == expected)
+
+
+def _styled(picture: Picture, style: Mapping[str, Any]) -> bool:
+    return all(_same(picture.get(key), value) for key, value in style.items())
+
+
+class _Reader:
+    """Takes the pictures that render a constraint; what remains is drawn."""
+
+    def __init__(self, size: int, pictures: Mapping[str, list[Picture]]) -> None:
+        self.size = size
+        self.pictures = pictures
+        # Remaining pictures per key, as an ordered set of indices (dict keys).
+        self.left = {key: dict.fromkeys(range(len(pictures.get(key, [])))) for key in PICTURE_KEYS}
+        self.flags: set[str] = set()
+
+    def leftover(self) -> dict[str, int]:
+        return {key: len(left) for key, left in self.left.items() if left}
+
+    def take(self, key: str, style: Mapping[str, Any]) -> Iterator[tuple[int, Picture]]:
+        """Each remaining picture of `key` with this style, removed as it is yielded."""
+        for index in list(self.left[key]):
+            picture = self.pictures[key][index]
+            if index in self.left[key] and _styled(picture, style):
+                del self.left[key][index]
+                yield index, picture
+
+    def keep(self, key: str, index: int) -> None:
+        """Put a picture back among the drawings: it had a style but not the shape."""
+        self.left[key][index] = None
+
+    def index(
+        self, key: str, style: Mapping[str, Any], places: Callable[[Picture], list[Any]]
+    ) -> dict[Any, list[int]]:
+        """The remaining pictures of `key` with this style by each place `places` gives."""
+        found: dict[Any, list[int]] = {}
+        for index in self.left[key]:
+            picture = self.pictures[key][index]
+            if _styled(picture, style):
+                for place in places(picture):
+                    found.setdefault(place, []).append(index)
+        return found
+
+    def claim(self, key: str, candidates: list[int]) -> int | None:
+        """Take the first still-remaining picture among `candidates`; its index."""
+        for index in candidates:
+            if index in self.left[key]:
+                del self.left[key][index]
+                return index
+        return None
+
+    def path(self, picture: Picture) -> list[str] | None:
+        """The cells a line or arrow passes through, when every point is inside the grid."""
+        points = picture.get("wayPoints")
+        if not isinstance(points, list) or len(points) < 2:
+            return None
+        cells = [cell_at(point, self.size) for point in points]
+        return None if None in cells else [cell for cell in cells if cell is not None]
+
+    # --- the constraints ---
+
+    def cages(self) -> Entries:
+        """Killer cages: cells, `unique` and a whole-number total. A cage without a total is a
+        drawing: SudokuPad itself lets the rules text decide what it means (Sudoku Maker sets
+        `unique` even where the rules let digits repeat). Also extra regions; cages without
+        cells (metadata such as `title: …`) and the converter's disjoint-group cages (the
+        global `disjoint` is read instead) draw nothing."""
+        killer: list[dict[str, Any]] = []
+        extra: list[dict[str, Any]] = []
+        for index in list(self.left["cages"]):
+            cage = self.pictures["cages"][index]
+            if not cage.get("cells") or cage.get("type") == "disjoint":
+                del self.left["cages"][index]
+            elif (total := _total(cage)) is not None:
+                killer.append({"cells": self.cage_cells(cage), "value": str(total)})
+                del self.left["cages"][index]
+            elif cage.get("style") == "extraregion":
+                extra.append({"cells": self.cage_cells(cage)})
+                del self.left["cages"][index]
+        return {"killercage": killer, "extraregion": extra}
+
+    def cage_cells(self, cage: Picture) -> list[str]:
+        cells = cage.get("cells")
+        if not isinstance(cells, list) or len(cells) > self.size * self.size:
+            raise PuzzleError("SudokuPad cage: 'cells' must be a list of [row, col]")
+        return [_name(*rc(cell, self.size, "SudokuPad cage")) for cell in cells]
+
+    def lines(self) -> Entries:
+        """Thermometers (with their bulb), palindromes, between lines (with their two end
+        circles) and the two diagonals."""
+        n = self.size
+        out: Entries = {"thermometer": [], "palindrome": [], "betweenline": []}
+        for index, line in self.take("lines", _DIAGONAL):
+            points = line.get("wayPoints")
+            if points == [[0, n], [n, 0]]:
+                self.flags.add("diagonal+")
+            elif points == [[0, 0], [n, n]]:
+                self.flags.add("diagonal-")
+            else:
+                self.keep("lines", index)
+        bulbs = self.index("underlays", _THERMO_BULB, lambda u: [cell_at(u.get("center"), n)])
+        for index, line in self.take("lines", _THERMO):
+            cells = self.path(line)
+            if cells is None or not self.claim_centred("underlays", bulbs, line, cells[0]):
+                self.keep("lines", index)
+                continue
+            out["thermometer"].append({"lines": [cells]})
+        for index, line in self.take("lines", _PALINDROME):
+            cells = self.path(line)
+            if cells is None:
+                self.keep("lines", index)
+                continue
+            out["palindrome"].append({"lines": [cells]})
+        ends = self.index("overlays", _BETWEEN_END, lambda o: [cell_at(o.get("center"), n)])
+        for index, line in self.take("lines", _BETWEEN):
+            cells = self.path(line)
+            if cells is None or len(cells) < 2 or not self.claim_ends(ends, cells):
+                self.keep("lines", index)
+                continue
+            out["betweenline"].append({"lines": [cells]})
+        return out
+
+    def claim_centred(
+        self, key: str, found: dict[Any, list[int]], line: Picture, cell: str
+    ) -> bool:
+        """A thermometer's bulb: centred exactly on the line's first point."""
+        first = line["wayPoints"][0]
+        matching = [i for i in found.get(cell, []) if self.pictures[key][i].get("center") == first]
+        return self.claim(key, matching) is not None
+
+    def claim_ends(self, ends: dict[Any, list[int]], cells: list[str]) -> bool:
+        """Both end circles of a between line, or neither (left as drawings)."""
+        start = self.claim("overlays", ends.get(cells[0], []))
+        if start is None:
+            return False
+        if self.claim("overlays", ends.get(cells[-1], [])) is None:
+            self.keep("overlays", start)
+            return False
+        return True
+
+    def arrows(self) -> Entries:
+        """Arrows: the shaft from the converter's grey arrow; the bulb from the round overlay
+        (one cell, or a straight pill 0.83 + one per extra cell long) or the pair of thick
+        lines (a bent pill) holding the arrow's first cell. Arrows share their bulb's picture."""
+        circles = self.index("overlays", _ARROW_BULB, self.bulb_cells)
+        pills = self.index("lines", _PILL, lambda line: self.path(line) or [])
+        insides = self.index("lines", _PILL_INSIDE, lambda line: [_points_key(line)])
+        bulbs: dict[tuple[str, ...], list[list[str]]] = {}
+        owner: dict[str, tuple[str, ...]] = {}  # bulb cell → its bulb, once read
+        for index, arrow in self.take("arrows", _ARROW):
+            cells = self.path(arrow)
+            if cells is None:
+                self.keep("arrows", index)
+                continue
+            bulb = owner.get(cells[0])
+            circle = None if bulb else self.claim("overlays", circles.get(cells[0], []))
+            if circle is not None:
+                bulb = tuple(self.bulb_cells(self.pictures["overlays"][circle]))
+            pill = None if bulb else self.claim("lines", pills.get(cells[0], []))
+            if pill is not None:
+                line = self.pictures["lines"][pill]
+                if self.claim("lines", insides.get(_points_key(line), [])) is None:
+                    self.keep("lines", pill)  # a grey line alone is no bulb
+                else:
+                    bulb = tuple(self.path(line) or [])
+            if not bulb:
+                self.keep("arrows", index)
+                continue
+            owner.update(dict.fromkeys(bulb, bulb))
+            bulbs.setdefault(bulb, []).append(cells)
+        return {"arrow": [{"cells": list(b), "lines": lines} for b, lines in bulbs.items()]}
+
+    def bulb_cells(self, overlay: Picture) -> list[str]:
+        """The cells of a converter bulb: a straight run of cells around its centre."""
+        centre = _point(overlay.get("center"))
+        size = _point([overlay.get("height"), overlay.get("width")])
+        if centre is None or size is None:
+            return []
+        height, width = size
+        rows, cols = round(height - 0.83) + 1, round(width - 0.83) + 1
+        if min(rows, cols) != 1 or max(rows, cols) > self.size:
+            return []
+        top, left = centre[0] - rows / 2, centre[1] - cols / 2
+        cells = [
+            cell_at([top + dr + 0.5, left + dc + 0.5], self.size)
+            for dr in range(rows)
+            for dc in range(cols)
+        ]
+        return [] if None in cells else [cell for cell in cells if cell is not None]
+
+    def dots(self) -> Entries:
+        """Kropki dots (black: ratio, white: difference; a number on one is its value), X/V."""
+        out: Entries = {"ratio": [], "difference": [], "xv": []}
+        for key, colour in (("ratio", "#000000"), ("difference", "#FFFFFF")):
+            for index, dot in self.take("overlays", {**_DOT, "backgroundColor": colour}):
+                pair = _edge(dot.get("center"), self.size)
+                if pair is None:
+                    self.keep("overlays", index)
+                    continue
+                entry: dict[str, Any] = {"cells": pair}
+                if text := str(dot.get("text", "")).strip():
+                    entry["value"] = text
+                out[key].append(entry)
+        for index, mark in self.take("overlays", _XV):
+            pair = _edge(mark.get("center"), self.size)
+            text = str(mark.get("text", "")).strip().upper()
+            if pair is None or text not in ("X", "V"):
+                self.keep("overlays", index)
+                continue
+            out["xv"].append({"cells": pair, "value": text})
+        return out
+
+    def clues(self) -> Entries:
+        """Outside clues: sandwich totals, little killers (a total and a small black arrow
+        starting 0.3 cells diagonally out from the clue's centre)."""
+        n = self.size
+        sandwich: list[dict[str, Any]] = []
+        little: list[dict[str, Any]] = []
+        for index, clue in self.take("overlays", _SANDWICH):
+            centre = clue.get("center")
+            cell = cell_at(centre, n, outside=True)
+            if cell is None or cell_at(centre, n) is not None or not _is_centre(centre):
+                self.keep("overlays", index)
+                continue
+            sandwich.append({"cell": cell, "value": str(clue.get("text", "")).strip()})
+        starts = self.index("arrows", _LITTLE_ARROW, lambda a: [_start_key(a)])
+        for index, clue in self.take("overlays", _LITTLE_KILLER):
+            centre = _point(clue.get("center"))
+            cell = cell_at(clue.get("center"), n, outside=True)
+            direction = None
+            if cell is not None and centre is not None and _is_centre(clue.get("center")):
+                for (dr, dc), name in _DIRECTIONS.items():
+                    key = (round((centre[0] + 0.3 * dr) * 100), round((centre[1] + 0.3 * dc) * 100))
+                    if self.claim("arrows", starts.get(key, [])) is not None:
+                        direction = name
+                        break
+            if direction is None or cell is None:
+                self.keep("overlays", index)
+                continue
+            value = str(clue.get("text", "")).strip()
+            little.append(
+                {"cell": cell, "direction": direction, "value": "" if value == "_" else value}
+            )
+        return {"sandwichsum": sandwich, "littlekillersum": little}
+
+    def cells(self) -> Entries:
+        """Odd (grey circle) and even (grey square) cells, quadruples on cell corners."""
+        out: Entries = {"odd": [], "even": [], "quadruple": []}
+        for key, rounded in (("odd", True), ("even", False)):
+            for index, mark in self.take("underlays", {**_PARITY, "rounded": rounded}):
+                centre = mark.get("center")
+                cell = cell_at(centre, self.size)
+                if cell is None or not _is_centre(centre):
+                    self.keep("underlays", index)
+                    continue
+                out[key].append({"cell": cell})
+        for index, quad in self.take("overlays", _QUAD):
+            cells = _corner(quad.get("center"), self.size)
+            digits = re.findall(r"\d", str(quad.get("text", "")))
+            if cells is None or not digits or len(digits) > 4:
+                self.keep("overlays", index)
+                continue
+            out["quadruple"].append({"cells": cells, "values": [int(d) for d in digits]})
+        return out
+
+
+def rc(value: Any, size: int, where: str) -> tuple[int, int]:
+    """A [row, col] pair (0-based) inside the grid."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(type(v) is int and 0 <= v < size for v in value)
+    ):
+        raise PuzzleError(f"{where}: {value!r:.40} is not a cell [row, col] of the grid")
+    return value[0], value[1]
+
+
+def _total(cage: Picture) -> int | None:
+    """A killer cage's total: unique digits, SudokuPad's default style, a whole number."""
+    if cage.get("unique") is not True or cage.get("style") not in (None, "killer"):
+        return None
+    if cage.get("hidden"):
+        return None
+    value = cage.get("value")
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+        value = int(value.strip())
+    return value if type(value) is int and value > 0 else None
+
+
+def _points_key(line: Picture) -> Any:
+    """A hashable form of a line's points, to pair a bent pill with its white inside."""
+    points = line.get("wayPoints")
+    if not isinstance(points, list):
+        return None
+    return tuple(_point(point) for point in points)
+
+
+def _start_key(arrow: Picture) -> Any:
+    """Where a little killer's arrow starts, to a hundredth of a cell."""
+    points = arrow.get("wayPoints")
+    if not isinstance(points, list) or len(points) != 2 or (start := _point(points[0])) is None:
+        return None
+    return round(start[0] * 100), round(start[1] * 100)
