@@ -20,13 +20,16 @@ from satsudoku.errors import OutputError
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def write_output(path: str | Path, text: str) -> None:
-    """Write `text` to `path` ('-' is standard output), or raise an OutputError naming it."""
+def write_output(path: str | Path, text: str | bytes) -> None:
+    """Write `text` (or bytes, such as a PNG) to `path` ('-' is standard output, for text
+    only), or raise an OutputError naming it."""
     where = str(path)
     if where == "-":
+        if isinstance(text, bytes):
+            raise OutputError("binary output cannot go to standard output; name a file")
         sys.stdout.write(text)
         return
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         info = os.lstat(path)
     except FileNotFoundError:
