@@ -115,6 +115,11 @@ def test_fpuzzles_payload_with_rules_only_drawn_is_refused() -> None:
         read_text(entry["encoded_puzzle"])
 
 
+def test_a_link_without_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "https://sudokupad.app/"]) == 1
+    assert capsys.readouterr().err.endswith(": SudokuPad link: no puzzle in it\n")
+
+
 def test_short_links_name_the_way_to_the_data(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "https://sudokupad.app/idmeojecon"]) == 1
     assert capsys.readouterr().err == (
@@ -552,6 +557,7 @@ def test_unzip_reads_puzzlezipper_text() -> None:
         ("{ce:[[{},{}],[{},{}]],sparkles:[1]}", "SudokuPad key 'sparkles' is not supported"),
         ("{ce:[[{},{}],[{},{}]]", "the puzzle text ends early"),
         ('{"cells": [[{}]], "overlays": [{"center": [1e999, 0.5]}]}', "overlays ×1; add"),
+        ("{ce:[[{v:'²'}]]}", "SudokuPad cell r1c1: given '²' is not 1..1"),
     ],
     ids=[
         "bomb",
@@ -565,6 +571,7 @@ def test_unzip_reads_puzzlezipper_text() -> None:
         "key",
         "truncated",
         "infinite",
+        "superscript",
     ],
 )
 def test_hostile_and_broken_payloads_are_one_line(

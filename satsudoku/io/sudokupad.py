@@ -86,11 +86,12 @@ def _link_payload(link: str) -> str:
     payload = payload.removeprefix("sudoku/").removeprefix("puzzle/")
     if payload[:3] in ("scl", "ctc") or payload.startswith("{"):
         return payload
-    short = payload or "(none)"
+    if not payload:
+        raise PuzzleError("SudokuPad link: no puzzle in it")
     raise PuzzleError(
-        f"SudokuPad link: {short!r} names a puzzle kept on SudokuPad's server, which satsudoku "
-        f"does not fetch; save https://sudokupad.app/api/puzzle/{payload} to a file and read "
-        "that file"
+        f"SudokuPad link: {payload!r:.60} names a puzzle kept on SudokuPad's server, which "
+        f"satsudoku does not fetch; save https://sudokupad.app/api/puzzle/{payload:.60} to a "
+        "file and read that file"
     )
 
 
@@ -136,7 +137,7 @@ def _grid(cells: Any) -> tuple[int, list[list[dict[str, Any]]]]:
             if value in (None, ""):
                 out.append({})
                 continue
-            digit = int(value) if isinstance(value, str) and value.isdigit() else value
+            digit = int(value) if isinstance(value, str) and _DIGITS.fullmatch(value) else value
             if type(digit) is not int or not 1 <= digit <= size:
                 raise PuzzleError(
                     f"SudokuPad cell r{r + 1}c{c + 1}: given {value!r} is not 1..{size}"
@@ -179,6 +180,7 @@ def _elements(pad: Mapping[str, Any], key: str, size: int) -> list[Mapping[str, 
 
 
 _META = re.compile(r"^([A-Za-z]+):\s*(.*)$", re.DOTALL)
+_DIGITS = re.compile(r"[0-9]{1,6}|[1-9]{7,4096}")  # a given, or a solution of up to 64x64
 
 
 def _metadata(pad: Mapping[str, Any], cages: list[Mapping[str, Any]], size: int) -> dict[str, Any]:
@@ -196,7 +198,12 @@ def _metadata(pad: Mapping[str, Any], cages: list[Mapping[str, Any]], size: int)
         if isinstance(meta.get(key), str):
             out[field] = meta[key]
     solution = str(meta.get("solution", ""))
-    if size <= 9 and len(solution) == size * size and solution.isdigit() and "0" not in solution:
+    if (
+        size <= 9
+        and len(solution) == size * size
+        and _DIGITS.fullmatch(solution)
+        and "0" not in solution
+    ):
         out["solution"] = [int(ch) for ch in solution]
     for flag in ("antiknight", "antiking"):
         if meta.get(flag) is True:

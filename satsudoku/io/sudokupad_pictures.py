@@ -476,7 +476,7 @@ def _total(cage: Picture) -> int | None:
     if cage.get("hidden"):
         return None
     value = cage.get("value")
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,6}", value.strip()):
         value = int(value.strip())
     return value if type(value) is int and value > 0 else None
 
