@@ -19,7 +19,7 @@ from pathlib import Path
 
 from satsudoku.errors import SatsudokuError
 
-_FALLBACK = "or certify with --backend sat --certified, which needs no fixed path"
+_FALLBACK = "or else certify with --backend sat --certified, which needs no fixed path"
 _POLL_S = 0.02  # between attempts to take a lock another satsudoku process holds
 
 
@@ -137,7 +137,7 @@ def _refuse_unless_ours(path: Path, info: os.stat_result) -> None:
         return
     raise UnsafeProofPathError(
         f"{path} {problem}; CP-SAT 9.15 writes its DRAT proof only to that path, so "
-        f"--certified cannot run safely until it is gone, {_FALLBACK}"
+        f"cpsat --certified will not run until it is gone; {_FALLBACK}"
     )
 
 
