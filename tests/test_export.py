@@ -244,7 +244,11 @@ def test_rule_type_round_trips_where_the_importer_reads_its_keys(kind: str) -> N
     data = fpuzzles_data(puzzle)
     if kind == "givencandidates":
         assert data["grid"][4][4]["givenPencilMarks"] == [3, 7, 9]
-        pytest.xfail("the importer does not read f-puzzles' givenPencilMarks yet")
+        back = reimport(fpuzzles_link(puzzle))
+        if not back.rules:  # checked for as long as the importer drops them
+            pytest.xfail("the importer ignores f-puzzles' givenPencilMarks (silently)")
+        assert_same_puzzle(puzzle, back)
+        return
     keys = set(data) - _FRAME - {"negative", "line", "circle", "text", "cage"}
     if not keys <= set(SUPPORTED_KEYS):
         pytest.skip(f"the importer does not read {sorted(keys - set(SUPPORTED_KEYS))} yet")
