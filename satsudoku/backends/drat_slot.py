@@ -19,7 +19,9 @@ from pathlib import Path
 
 from satsudoku.errors import SatsudokuError
 
-_FALLBACK = "or else certify with --backend sat --certified, which needs no fixed path"
+_FALLBACK = (
+    "or else certify with 'satsudoku prove PUZZLE --certificate DIR' (SAT DRAT, no fixed path)"
+)
 _POLL_S = 0.02  # between attempts to take a lock another satsudoku process holds
 
 
