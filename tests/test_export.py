@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
@@ -58,6 +60,12 @@ def test_compress_then_decompress_random_strings() -> None:
             for _ in range(length)
         )
         assert lz_decompress_base64(lz_compress_base64(text)) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",))))
+def test_compress_then_decompress_any_bmp_text(text: str) -> None:
+    assert lz_decompress_base64(lz_compress_base64(text)) == text
 
 
 def test_characters_beyond_the_bmp_are_utf16_pairs_as_in_javascript() -> None:
