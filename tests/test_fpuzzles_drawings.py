@@ -171,6 +171,13 @@ def test_title_author_and_rules_text_are_kept(
     assert record["about"] == {"source": "A. Setter", "notes": "Normal sudoku rules apply."}
 
 
+def test_a_lone_surrogate_in_the_title_is_replaced(capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON may escape half a surrogate pair ('\\ud800'); no output encoding can write it."""
+    text = json.dumps({"size": 4, "title": "a\ud800b", "author": "\udfff", "grid": fp_grid(4)})
+    (puzzle,) = read_text(text)
+    assert (puzzle.title, puzzle.source) == ("a\ufffdb", "\ufffd")
+
+
 # --- whispers: an entry's value is its difference; without one, f-puzzles' ceil(size / 2) ---
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,10 +72,7 @@ def _from_document(doc: Mapping[str, Any], options: ReadOptions) -> Puzzle:
     solution = None
     if doc.get("solution") is not None:
         solution, _ = _grid_field(doc["solution"], "solution", size, inner, allow_blanks=False)
-    title, source, notes = (doc.get(name) for name in ("title", "source", "notes"))
-    for name, value in (("title", title), ("source", source), ("notes", notes)):
-        if value is not None and not isinstance(value, str):
-            raise PuzzleError(f"field {name!r} must be a string")
+    title, source, notes = (_text(doc, name) for name in ("title", "source", "notes"))
     puzzle = Puzzle(
         shape,
         givens,
@@ -99,6 +97,18 @@ def check_solution(puzzle: Puzzle, solution: Grid, what: str) -> None:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise PuzzleError(f"{what} does not solve the puzzle: {problems[0]}{more}")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(doc: Mapping[str, Any], name: str) -> str | None:
+    """A free-text field; a lone surrogate (a JSON escape such as \\ud800 with no partner)
+    becomes U+FFFD, since no output could encode it."""
+    value = doc.get(name)
+    if value is not None and not isinstance(value, str):
+        raise PuzzleError(f"field {name!r} must be a string")
+    return None if value is None else _LONE_SURROGATE.sub("\ufffd", value)
 
 
 def _size(doc: Mapping[str, Any], givens: Any) -> int:

@@ -107,12 +107,14 @@ def _globals(flags: Any) -> dict[str, Any]:
         raise PuzzleError("SudokuPad 'global' must be a list of rule names")
     out: dict[str, Any] = {}
     for name in flags:
+        if not isinstance(name, str):
+            raise PuzzleError(f"SudokuPad 'global': {name!r:.40} is not a rule name")
         if name in _GLOBALS:
             out[_GLOBALS[name]] = True
         elif name in _NEGATIVE:
             out.setdefault("negative", []).append(_NEGATIVE[name])
         else:
-            raise PuzzleError(f"SudokuPad global rule {str(name)!r:.40} is not supported")
+            raise PuzzleError(f"SudokuPad global rule {name!r:.40} is not supported")
     return out
 
 
