@@ -28,7 +28,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         default="-",
         metavar="FILE",
-        help="puzzle file (text, LeetCode JSON, JSON/TOML document); '-' or none for stdin",
+        help="puzzle file (text, LeetCode JSON, JSON/TOML document, f-puzzles or SudokuPad "
+        "data), or an f-puzzles/SudokuPad link; '-' or none for stdin",
     )
     add_reading_options(parser)
 
