@@ -1,5 +1,6 @@
 """f-puzzles import: the lz-string base64 text (or a link holding it, or its JSON) → a puzzle
-document → a Puzzle. Every constraint key maps to a rule type; any other key is an error."""
+document → a Puzzle. Every constraint key maps to a rule type, any other key is an error, and a
+drawing is accepted only when it renders a stored constraint (else refused, or left out)."""
 
 from __future__ import annotations
 
