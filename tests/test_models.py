@@ -60,7 +60,9 @@ def test_model_verdict_solution_and_count(path: Path, backend_name: str) -> None
 RULE_TYPES = (
     "diagonal diagonal+ diagonal- antiknight antiking nonconsecutive disjointgroups windoku "
     "extraregion killer littlekiller sandwich thermometer slowthermometer arrow palindrome renban "
-    "whispers between kropki xv odd even minimum maximum quadruple clone"
+    "whispers between kropki xv odd even minimum maximum quadruple clone "
+    "greaterthan xsum skyscraper numberedroom rellik sumcage givencandidates parityline nabner "
+    "entropicline modularline zipperline regionsumline doublearrow lockout indexer"
 ).split()
 FEATURES = (
     "killer: a cage without a sum",
@@ -73,7 +75,11 @@ PUBLISHED = ("variants/real/", "variants/miracle/", "variants/killer/wikipedia-k
 # No published puzzle with a known solution under an open licence was found for these yet (a
 # single diagonal on its own; see models/README.md); sandwich is added separately. Adding one
 # never breaks this test.
-NOT_YET_PUBLISHED = {"diagonal+", "diagonal-"}  # only constructed 6x6 models so far
+NOT_YET_PUBLISHED = {"diagonal+", "diagonal-", "parityline"}  # only constructed 6x6 models
+# Published puzzles exist but one backend needs far too long for this run (bitmask > 60 s on the
+# nabner and region-sum-line ones; sat and cpsat 10-15 s on the skyscraper one): they are solved in
+# tests/test_rules_new_families.py on the other backends (tests/data/published-slow/).
+NOT_YET_PUBLISHED |= {"nabner", "regionsumline", "skyscraper"}
 
 
 def features(doc: dict[str, Any]) -> set[str]:
