@@ -4,6 +4,7 @@ wording, here and nowhere else, and each backend must count exactly as many solu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from satsudoku.backends import available, get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles
+from satsudoku.io.fpuzzles import fpuzzles_document
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
@@ -405,3 +407,70 @@ def test_published_puzzles_on_the_backends_that_finish_them(name: str, backend_n
     (puzzle,) = read_puzzles(REPO / "tests" / "data" / "published-slow" / f"{name}.json")
     result = get_backend(backend_name).solve(puzzle, timeout=60)
     assert result.status is Status.UNIQUE and result.solution == puzzle.solution
+
+
+def fp_cell(**fields: Any) -> dict[str, Any]:
+    return dict(fields)
+
+
+def test_fpuzzles_keys_translate_to_the_rules_checked_above() -> None:
+    """Each f-puzzles key (rangsk's extensions) gives exactly the rule of a case above, whose
+    count the oracle checks; clue cells R0Cc/R5Cc/RrC0/RrC5 stand beside a 4×4 grid."""
+    grid: list[list[dict[str, Any]]] = [[{} for _ in range(4)] for _ in range(4)]
+    grid[0][0] = fp_cell(givenPencilMarks=[2, 1])
+    grid[1][2] = fp_cell(givenPencilMarks=[3, 4])
+    grid[3][3] = fp_cell(givenPencilMarks=[1])
+    grid[2][2] = fp_cell(value=2, given=True, givenPencilMarks=[3])  # under a given: ignored
+    grid[0][1] = fp_cell(givenPencilMarks=[])  # no marks: no restriction
+    data = {
+        "size": 4,
+        "grid": grid,
+        "xsum": [
+            {"cell": "R1C0", "value": "5"},
+            {"cell": "R5C2", "value": "3"},
+            {"cell": "R3C5", "value": "6"},
+            {"cell": "R0C3", "value": ""},
+        ],
+        "skyscraper": [{"cell": "R0C1", "value": "2"}, {"cell": "R2C5", "value": "3"}],
+        "columnindexer": [{"cells": ["R1C1", "R2C1", "R3C1", "R4C1"]}],
+        "rowindexer": [{"cells": ["R2C3"]}, {"cells": ["R4C1"]}],
+        "boxindexer": [{"cells": ["R2C1", "R4C4"]}],
+        "regionsumline": [{"lines": [["R1C1", "R2C2", "R3C3"], ["R2C3", "R3C2"]]}],
+        "modularline": [{"lines": [["R1C1", "R1C2", "R2C3"]]}],
+    }
+    doc = fpuzzles_document(data)
+    by_name = {c[0]: c[1] for c in CASES_4X4}
+    expected = [
+        *by_name["xsum"],
+        *by_name["skyscraper"],
+        *by_name["indexer-columns"],
+        *by_name["indexer-rows"],
+        *by_name["indexer-boxes"],
+        *by_name["regionsumline"],
+        {"type": "modularline", "lines": [["r1c1", "r1c2", "r2c3"]]},
+        *by_name["givencandidates"],
+    ]
+    shape = Shape(2, 2)
+    got = [make_rule(spec, shape) for spec in doc["rules"]]
+    assert got == [make_rule(spec, shape) for spec in expected]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"xsum": [{"cell": "R2C2", "value": "5"}]}, "'xsum': malformed entry (clue cell 'R2C2'"),
+        ({"skyscraper": [{"value": "2"}]}, "'skyscraper': malformed entry (no 'cell')"),
+        ({"rowindexer": [{"lines": []}]}, "'rowindexer': malformed entry (no 'cells')"),
+    ],
+)
+def test_malformed_fpuzzles_keys_are_named(extra: dict[str, Any], message: str) -> None:
+    data = {"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)], **extra}
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        fpuzzles_document(data)
+
+
+def test_bad_given_pencil_marks_are_named() -> None:
+    grid: list[list[dict[str, Any]]] = [[{} for _ in range(4)] for _ in range(4)]
+    grid[1][2] = fp_cell(givenPencilMarks=[0, 5])
+    with pytest.raises(PuzzleError, match=r"'givenPencilMarks'.*r2c3: digits must be 1\.\.4"):
+        fpuzzles_document({"size": 4, "grid": grid})

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import check_solution, puzzle_from_document
+from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
@@ -197,6 +198,7 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
             raise PuzzleError(f"f-puzzles key {key!r} is not supported")
         rules.extend(_translated(key, translate, value, size))
     rules.extend(_dots(data, _negative(data.get("negative", [])), size))
+    rules.extend(_translated("givenPencilMarks", given_pencil_marks, grid, size))
     doc["rules"] = [rule for rule in rules if rule]
     return doc
 
@@ -633,6 +635,14 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "extraregion": _extra_region,
     "quadruple": _quadruple,
     "clone": _clone,
+    "xsum": outside_rule("xsum"),
+    "skyscraper": outside_rule("skyscraper"),
+    "entropicline": _line_rule("entropicline"),
+    "modularline": _line_rule("modularline"),
+    "regionsumline": _line_rule("regionsumline"),
+    "rowindexer": indexer("rows"),
+    "columnindexer": indexer("columns"),
+    "boxindexer": indexer("boxes"),
 }
 
 SUPPORTED_KEYS = tuple(sorted(_TRANSLATE))
