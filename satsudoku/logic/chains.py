@@ -1,0 +1,194 @@
+"""Chains of alternating inference: strong links (a bivalue cell, a digit with two places in a
+house) and weak links (one cell, or one digit in two peers). If A is false then Z is true, so
+a candidate that sees both A and Z goes. Turbot fish (skyscraper, 2-string kite), X-chains on
+one digit (SE 6.5+), XY-chains through bivalue cells (6.6+) and mixed AICs (7.0+)."""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import combinations
+
+from satsudoku.logic.state import Board
+from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
+
+SKYSCRAPER, KITE, TURBOT = 4.0, 4.1, 4.2
+X_CHAIN, XY_CHAIN, AIC = 6.5, 6.6, 7.0
+MAX_NODES = 24  # longer chains exist, but a person does not follow them; forcing comes next
+
+
+def turbot_fish(board: Board) -> Step | None:
+    """Two strong links on one digit joined by a weak link: skyscraper (both rows or both
+    columns), 2-string kite (a row and a column meeting in a box), else turbot fish."""
+    layout = board.layout
+    best: Step | None = None
+    for digit in range(1, board.n + 1):
+        links = []
+        for house in layout.houses:
+            places = board.positions(house, digit)
+            if len(places) == 2:
+                links.append((house, places))
+        for (h1, l1), (h2, l2) in combinations(links, 2):
+            if set(l1) == set(l2):
+                continue
+            for b, a in (l1, l1[::-1]):
+                for c, d in (l2, l2[::-1]):
+                    if len({a, b, c, d}) < 4 or c not in layout.peers[b]:
+                        continue
+                    gone = _common_candidates(board, a, d, digit, exclude={a, b, c, d})
+                    if not gone:
+                        continue
+                    name, level = _turbot_name(h1.kind, h2.kind)
+                    if best is not None and best.difficulty <= level:
+                        continue
+                    text = (
+                        f"{name} on {digit}: {layout.name(a)}={layout.name(b)} ({h1.name}), "
+                        f"{layout.name(c)}={layout.name(d)} ({h2.name}), "
+                        f"{layout.name(b)} sees {layout.name(c)}: {layout.name(a)} or "
+                        f"{layout.name(d)} is {digit}; {removal_text(layout, gone)}"
+                    )
+                    best = Step(name, level, text, eliminations=gone)
+    return best
+
+
+def _turbot_name(k1: str, k2: str) -> tuple[str, float]:
+    lines = ("row", "column")
+    if k1 == k2 and k1 in lines:
+        return "skyscraper", SKYSCRAPER
+    if {k1, k2} == set(lines):
+        return "2-string kite", KITE
+    return "turbot fish", TURBOT
+
+
+def _common_candidates(
+    board: Board, a: int, d: int, digit: int, exclude: set[int]
+) -> tuple[tuple[int, int], ...]:
+    layout, bit = board.layout, 1 << (digit - 1)
+    both = layout.peers[a] & layout.peers[d]
+    return tuple(
+        (c, digit) for c in sorted(both - exclude) if not board.values[c] and board.cands[c] & bit
+    )
+
+
+class _Graph:
+    """Candidates as nodes (cell·n + digit − 1) with their strong and weak links."""
+
+    def __init__(self, board: Board, kind: str) -> None:
+        n, layout, cands = board.n, board.layout, board.cands
+        self.n = n
+        self.board = board
+        nodes = [
+            c * n + d - 1
+            for c in board.open_cells()
+            for d in range(1, n + 1)
+            if cands[c] >> (d - 1) & 1
+        ]
+        self.nodes = nodes
+        node_set = set(nodes)
+        self.strong: dict[int, set[int]] = {v: set() for v in nodes}
+        self.weak: dict[int, set[int]] = {v: set() for v in nodes}
+        for v in nodes:
+            cell, d = divmod(v, n)
+            for other in range(n):  # the same cell: another digit
+                w = cell * n + other
+                if other != d and w in node_set:
+                    self.weak[v].add(w)
+            for peer in layout.peers[cell]:  # the same digit in a peer
+                w = peer * n + d
+                if w in node_set:
+                    self.weak[v].add(w)
+        if kind in ("xy", "aic"):
+            for c in board.open_cells():
+                if cands[c].bit_count() == 2:
+                    low = (cands[c] & -cands[c]).bit_length() - 1
+                    high = cands[c].bit_length() - 1
+                    self.strong[c * n + low].add(c * n + high)
+                    self.strong[c * n + high].add(c * n + low)
+        if kind in ("x", "aic"):
+            for house in layout.houses:
+                for d in range(1, n + 1):
+                    places = board.positions(house, d)
+                    if len(places) == 2:
+                        p, q = places[0] * n + d - 1, places[1] * n + d - 1
+                        self.strong[p].add(q)
+                        self.strong[q].add(p)
+
+    def name(self, v: int) -> str:
+        cell, d = divmod(v, self.n)
+        return f"({d + 1}){self.board.layout.name(cell)}"
+
+
+def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Finder:
+    def find(board: Board) -> Step | None:
+        graph = _Graph(board, kind)
+        best: tuple[int, list[int], tuple[tuple[int, int], ...]] | None = None
+        for start in graph.nodes:
+            if not graph.strong[start]:
+                continue
+            limit = best[0] if best else MAX_NODES
+            found = _search(graph, start, limit, same_digit=digit_filter)
+            if found is not None:
+                best = found
+        if best is None:
+            return None
+        length, path, gone = best
+        links = [graph.name(path[0])]
+        for i, v in enumerate(path[1:]):
+            links.append(("=" if i % 2 == 0 else "-") + graph.name(v))
+        text = f"{title}: {' '.join(links)}: {removal_text(board.layout, gone)}"
+        return Step(title, round(base + length_bonus(length), 1), text, eliminations=gone)
+
+    find.__doc__ = f"The shortest {title} that removes something."
+    return find
+
+
+def _search(
+    graph: _Graph, start: int, limit: int, *, same_digit: bool
+) -> tuple[int, list[int], tuple[tuple[int, int], ...]] | None:
+    """Breadth-first from 'start is false' along strong-then-weak links; the first 'true' end
+    that shares a weak neighbour (other than both) with `start` gives an elimination."""
+    # State: (node, truth). From a false node a strong link makes its partner true; from a
+    # true node a weak link makes its partner false.
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    queue = deque([((start, False), 1)])
+    while queue:
+        (node, truth), length = queue.popleft()
+        if length >= limit:
+            continue
+        links = graph.weak[node] if truth else graph.strong[node]
+        for nxt in links:
+            state = (nxt, not truth)
+            if state in parent:
+                continue
+            parent[state] = (node, truth)
+            if not truth:  # nxt is now true: A or nxt
+                gone = _both_see(graph, start, nxt, same_digit)
+                if gone:
+                    return length + 1, _path(parent, state), gone
+            queue.append((state, length + 1))
+    return None
+
+
+def _both_see(graph: _Graph, a: int, z: int, same_digit: bool) -> tuple[tuple[int, int], ...]:
+    if a == z:
+        return ()
+    n = graph.n
+    if same_digit and a % n != z % n:
+        return ()
+    common = (graph.weak[a] & graph.weak[z]) - {a, z}
+    return tuple(sorted((v // n, v % n + 1) for v in common))
+
+
+def _path(
+    parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool]
+) -> list[int]:
+    out: list[int] = []
+    cursor: tuple[int, bool] | None = state
+    while cursor is not None:
+        out.append(cursor[0])
+        cursor = parent[cursor]
+    return out[::-1]
+
+
+x_chain = _chain_finder("x", X_CHAIN, "X-chain", digit_filter=True)
+xy_chain = _chain_finder("xy", XY_CHAIN, "XY-chain", digit_filter=False)
+aic = _chain_finder("aic", AIC, "alternating inference chain", digit_filter=False)

@@ -1,0 +1,176 @@
+"""Forcing chains, the last logical resort: assume a candidate and follow the singles it forces.
+
+A contradiction removes the assumption; a conclusion shared by every candidate of a cell (or
+every place of a digit in a house) is true. Sudoku Explainer calls these dynamic forcing chains
+(8.8+); with pointing and subsets inside the propagation, dynamic forcing chains "+" (9.1+);
+with a forcing chain nested inside, nested forcing chains (9.9+). Each adds SE's length
+modifier over the number of deductions the chain makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
+
+DYNAMIC, DYNAMIC_PLUS, NESTED = 8.8, 9.1, 9.9
+Helper = Callable[[Board], "Step | None"]
+
+
+def propagate(
+    board: Board, helpers: Sequence[Helper] = (), budget: int = 10_000
+) -> tuple[int, str | None]:
+    """Apply naked and hidden singles (then `helpers`) until nothing changes.
+
+    Returns the number of deductions made and why the board broke, or None if it did not.
+    """
+    layout, cands, values = board.layout, board.cands, board.values
+    full = (1 << board.n) - 1
+    made = 0
+    while made < budget:
+        progress = False
+        for cell, mask in enumerate(cands):
+            if not mask:
+                return made, f"{layout.name(cell)} has no candidate left"
+            if values[cell]:
+                continue
+            if not mask & (mask - 1):
+                board.place(cell, mask.bit_length())
+                made += 1
+                progress = True
+        for house in layout.houses:
+            once = twice = placed = 0
+            for cell in house.cells:
+                mask = cands[cell]
+                if values[cell]:
+                    if placed & mask:
+                        return made, f"{house.name} holds {values[cell]} twice"
+                    placed |= mask
+                    continue
+                twice |= once & mask
+                once |= mask
+            if (once | placed) != full:
+                missing = (full & ~(once | placed)).bit_length()
+                return made, f"{house.name} has no place for {missing}"
+            hidden = once & ~twice & ~placed
+            while hidden:
+                low = hidden & -hidden
+                hidden ^= low
+                for cell in house.cells:
+                    if not values[cell] and cands[cell] & low:
+                        board.place(cell, low.bit_length())
+                        made += 1
+                        progress = True
+                        break
+        if progress:
+            continue
+        for helper in helpers:
+            step = helper(board)
+            if step is not None:
+                step.apply(board)
+                made += len(step.eliminations) + len(step.placements)
+                progress = True
+                break
+        if not progress:
+            why = board.broken()
+            return made, why
+    return made, None
+
+
+def _outcomes(
+    board: Board, helpers: Sequence[Helper], cells_only: bool = False
+) -> dict[tuple[int, int], tuple[Board, int, str | None]]:
+    """Every open candidate's propagation: (board after, deductions, contradiction)."""
+    out = {}
+    for cell in board.open_cells():
+        mask = board.cands[cell]
+        if cells_only and mask.bit_count() != 2:
+            continue
+        for digit in digits_of(mask):
+            trial = board.copy()
+            trial.place(cell, digit)
+            made, why = propagate(trial, helpers)
+            out[(cell, digit)] = (trial, made + 1, why)
+    return out
+
+
+def forcing_finder(
+    base: float, title: str, helpers: Sequence[Helper], *, cells_only: bool = False
+) -> Finder:
+    """A finder of the easiest contradiction or cell/house forcing chain at this level."""
+
+    def find(board: Board) -> Step | None:
+        layout = board.layout
+        outcomes = _outcomes(board, helpers, cells_only)
+        best: Step | None = None
+
+        def offer(step: Step) -> None:
+            nonlocal best
+            if best is None or step.difficulty < best.difficulty:
+                best = step
+
+        for (cell, digit), (_trial, made, why) in outcomes.items():
+            if why is not None:
+                gone = ((cell, digit),)
+                text = (
+                    f"{title} (contradiction): if {layout.name(cell)} were {digit}, "
+                    f"{made} deductions later {why}: {removal_text(layout, gone)}"
+                )
+                level = round(base + length_bonus(made), 1)
+                offer(Step(f"{title} (contradiction)", level, text, eliminations=gone))
+        if best is not None:
+            return best
+        # Every candidate of a cell, or every place of a digit in a house, agrees.
+        for cell in board.open_cells():
+            branches = [(cell, d) for d in digits_of(board.cands[cell])]
+            if all(b in outcomes for b in branches):
+                _offer_common(board, branches, outcomes, f"{layout.name(cell)}", base, title, offer)
+        if not cells_only:
+            full = (1 << board.n) - 1
+            for house in layout.houses:
+                for digit in digits_of(~board.placed_in(house) & full):
+                    places = board.positions(house, digit)
+                    if 2 <= len(places) <= 3:
+                        branches = [(c, digit) for c in places]
+                        where = f"{digit} in {house.name}"
+                        _offer_common(board, branches, outcomes, where, base, title, offer)
+        return best
+
+    find.__doc__ = f"The easiest {title}."
+    return find
+
+
+def _offer_common(
+    board: Board,
+    branches: list[tuple[int, int]],
+    outcomes: dict[tuple[int, int], tuple[Board, int, str | None]],
+    where: str,
+    base: float,
+    title: str,
+    offer: Callable[[Step], None],
+) -> None:
+    """Offer the placements or eliminations every branch leads to (none may be broken)."""
+    results = [outcomes[b] for b in branches]
+    if any(why is not None for _, _, why in results):
+        return
+    boards = [trial for trial, _, _ in results]
+    layout = board.layout
+    for cell in board.open_cells():
+        digit = boards[0].values[cell]
+        if digit and all(t.values[cell] == digit for t in boards[1:]):
+            made = max(m for _, m, _ in results)
+            text = f"{title} ({where}): every choice leads to {layout.name(cell)} = {digit}"
+            level = round(base + length_bonus(made), 1)
+            offer(Step(f"{title} (forcing)", level, text, placements=((cell, digit),)))
+            return
+    common = board.cands.copy()
+    for trial in boards:
+        for i, mask in enumerate(trial.cands):
+            common[i] &= mask
+    gone = tuple((c, d) for c in board.open_cells() for d in digits_of(board.cands[c] & ~common[c]))
+    if gone:
+        made = max(m for _, m, _ in results)
+        text = f"{title} ({where}): every choice agrees; {removal_text(layout, gone)}"
+        level = round(base + length_bonus(made), 1)
+        offer(Step(f"{title} (forcing)", level, text, eliminations=gone))

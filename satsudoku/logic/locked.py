@@ -1,0 +1,81 @@
+"""Locked candidates between any two overlapping houses: pointing (box → line, SE 2.6),
+claiming (line → box, 2.8), any other pair of houses (2.8), and their direct forms (1.7, 1.9)
+whose eliminations leave a hidden single at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from satsudoku.logic.singles import direct_single
+from satsudoku.logic.state import Board
+from satsudoku.logic.step import Step, cells_text, removal_text
+
+_LEVEL = {"pointing": 2.6, "claiming": 2.8, "locked candidates": 2.8}
+_DIRECT_LEVEL = {"pointing": 1.7, "claiming": 1.9, "locked candidates": 1.9}
+_BOXES = ("box", "region")
+
+
+def _kind(a: str, b: str) -> str:
+    if a in _BOXES and b in ("row", "column"):
+        return "pointing"
+    if a in ("row", "column") and b in _BOXES:
+        return "claiming"
+    return "locked candidates"
+
+
+def locked_steps(board: Board) -> Iterator[tuple[str, Step]]:
+    """Every locked-candidates step: a digit whose places in house A all lie in house B."""
+    layout = board.layout
+    houses = layout.houses
+    full = (1 << board.n) - 1
+    for a, b, shared in layout.overlaps:
+        house_a, house_b = houses[a], houses[b]
+        open_digits = ~board.placed_in(house_a) & full
+        while open_digits:
+            low = open_digits & -open_digits
+            open_digits ^= low
+            digit = low.bit_length()
+            places = board.positions(house_a, digit)
+            if len(places) < 2 or not shared.issuperset(places):
+                continue
+            removed = [c for c in board.positions(house_b, digit) if c not in shared]
+            if not removed:
+                continue
+            kind = _kind(house_a.kind, house_b.kind)
+            eliminations = tuple((c, digit) for c in removed)
+            text = (
+                f"{kind}: {digit} in {house_a.name} lies in {house_b.name} "
+                f"({cells_text(layout, places)}): {removal_text(layout, eliminations)}"
+            )
+            yield kind, Step(kind, _LEVEL[kind], text, eliminations=eliminations)
+
+
+def direct_locked(board: Board) -> Step | None:
+    """A locked-candidates step whose eliminations leave a hidden single (placed with it);
+    direct pointing (1.7) is preferred to direct claiming (1.9)."""
+    best: Step | None = None
+    for kind, step in locked_steps(board):
+        if best is not None and _DIRECT_LEVEL[kind] >= best.difficulty:
+            continue
+        single = direct_single(board, step)
+        if single is not None:
+            cell, digit = single
+            text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
+            best = Step(
+                f"direct {kind}",
+                _DIRECT_LEVEL[kind],
+                text,
+                placements=(single,),
+                eliminations=step.eliminations,
+            )
+    return best
+
+
+def locked_candidates(board: Board) -> Step | None:
+    """The easiest locked-candidates step: pointing before claiming and the others."""
+    best: Step | None = None
+    for _kind_name, step in locked_steps(board):
+        if step.difficulty == _LEVEL["pointing"]:
+            return step
+        best = best or step
+    return best

@@ -1,0 +1,82 @@
+"""Cage, dot and line restrictions: a candidate goes when no filling of the constraint's cells
+from their candidates keeps it (a killer cage of 3 in two cells keeps only 1 and 2)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from satsudoku.grid import Cell
+from satsudoku.logic.state import Board, Restriction, digits_of
+from satsudoku.logic.step import Step, removal_text
+
+RESTRICTION = 2.0  # our figure: SE rates classic Sudoku only; a setter reads cages this early
+MAX_NODES = 20_000  # per constraint and state: past it, the constraint says nothing this time
+
+
+def restriction(board: Board) -> Step | None:
+    """The first constraint whose candidates can be narrowed, with what goes."""
+    layout, n = board.layout, board.n
+    for item in layout.restrictions:
+        masks = tuple(board.cands[c] for c in item.cells)
+        supported = _supported(item, masks, n)
+        if supported is None:
+            continue
+        gone = tuple(
+            sorted(
+                {
+                    (cell, d)
+                    for cell, mask, keep in zip(item.cells, masks, supported, strict=True)
+                    if not board.values[cell]
+                    for d in digits_of(mask & ~keep)
+                }
+            )
+        )
+        if gone:
+            text = f"{item.label}: no filling allows these; {removal_text(layout, gone)}"
+            return Step("restriction", RESTRICTION, text, eliminations=gone)
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _supported(item: Restriction, masks: tuple[int, ...], n: int) -> tuple[int, ...] | None:
+    """Per cell, the digits some complete filling uses; None when the search is too large.
+
+    Depth-first over the cells with `check` on each partial filling (every vocabulary
+    constraint's check is safe on partial boards), cells with fewer candidates first.
+    """
+    cells: list[Cell] = [divmod(c, n) for c in item.cells]
+    positions = sorted(range(len(cells)), key=lambda i: masks[i].bit_count())
+    support = [0] * len(cells)
+    values: dict[Cell, int] = {}
+    nodes = 0
+    check = item.constraint.check
+
+    def walk(depth: int) -> bool:
+        nonlocal nodes
+        if depth == len(positions):
+            for i, cell in enumerate(cells):
+                support[i] |= 1 << (values[cell] - 1)
+            return True
+        i = positions[depth]
+        cell = cells[i]
+        if cell in values:  # a cell listed twice (a line crossing itself)
+            return walk(depth + 1)
+        for d in digits_of(masks[i]):
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise _TooLarge
+            values[cell] = d
+            if check(values):
+                walk(depth + 1)
+            del values[cell]
+        return True
+
+    try:
+        walk(0)
+    except _TooLarge:
+        return None
+    return tuple(support)
+
+
+class _TooLarge(Exception):
+    """The support search passed MAX_NODES."""

@@ -1,0 +1,84 @@
+"""Singles: the last open cell of a house, a digit with one place in a house, a cell with one
+candidate (SE 1.0, 1.2 in a box, 1.5 in a line or other house, 2.3)."""
+
+from __future__ import annotations
+
+from satsudoku.logic.state import Board
+from satsudoku.logic.step import Step
+
+FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
+_BOXES = ("box", "region")
+
+
+def full_house(board: Board) -> Step | None:
+    """A house with one open cell: its missing digit goes there."""
+    layout, values = board.layout, board.values
+    for house in layout.houses:
+        open_cells = [c for c in house.cells if not values[c]]
+        if len(open_cells) == 1:
+            cell = open_cells[0]
+            missing = ~board.placed_in(house) & board.cands[cell]
+            if missing and not missing & (missing - 1):
+                digit = missing.bit_length()
+                text = f"full house: {digit} is missing from {house.name} → {layout.name(cell)}"
+                return Step("full house", FULL_HOUSE, text, placements=((cell, digit),))
+    return None
+
+
+def hidden_single(board: Board, *, boxes: bool | None = None) -> Step | None:
+    """A digit with one place in a house; `boxes` picks box/region houses (True), the others
+    (False), or any (None)."""
+    layout = board.layout
+    for house in layout.houses:
+        if boxes is not None and (house.kind in _BOXES) != boxes:
+            continue
+        missing = ~board.placed_in(house) & ((1 << board.n) - 1)
+        while missing:
+            low = missing & -missing
+            missing ^= low
+            digit = low.bit_length()
+            places = board.positions(house, digit)
+            if len(places) == 1:
+                cell = places[0]
+                in_box = house.kind in _BOXES
+                text = f"hidden single: {digit} in {house.name} → {layout.name(cell)}"
+                level = HIDDEN_BOX if in_box else HIDDEN_LINE
+                return Step("hidden single", level, text, placements=((cell, digit),))
+    return None
+
+
+def hidden_single_box(board: Board) -> Step | None:
+    return hidden_single(board, boxes=True)
+
+
+def hidden_single_line(board: Board) -> Step | None:
+    return hidden_single(board, boxes=False)
+
+
+def naked_single(board: Board) -> Step | None:
+    """An open cell with one candidate left."""
+    layout, cands = board.layout, board.cands
+    for cell in board.open_cells():
+        mask = cands[cell]
+        if mask and not mask & (mask - 1):
+            digit = mask.bit_length()
+            text = f"naked single: {layout.name(cell)} can only be {digit}"
+            return Step("naked single", NAKED, text, placements=((cell, digit),))
+    return None
+
+
+def direct_single(board: Board, step: Step) -> tuple[int, int] | None:
+    """The hidden single that `step`'s eliminations create, if any: what makes a pointing or
+    a hidden pair "direct" in Sudoku Explainer (rated below the naked single)."""
+    after = board.copy()
+    step.apply(after)
+    layout = board.layout
+    for cell, digit in step.eliminations:
+        for index in layout.houses_of[cell]:
+            house = layout.houses[index]
+            if board.placed_in(house) >> (digit - 1) & 1:
+                continue
+            places = after.positions(house, digit)
+            if len(places) == 1:
+                return places[0], digit
+    return None

@@ -1,0 +1,125 @@
+"""The logical solver: apply the easiest technique that finds something, step after step, until
+the grid is solved, logic runs out, or the pencil marks show there is no solution."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from satsudoku.errors import BackendBugError
+from satsudoku.logic import chains, fish, forcing, locked, singles, subsets, wings
+from satsudoku.logic.restrictions import restriction
+from satsudoku.logic.state import Board
+from satsudoku.logic.step import Step, Technique
+
+_SUBSET_HELPERS = (
+    locked.locked_candidates,
+    subsets.naked_subset(2),
+    subsets.hidden_subset(2),
+)
+_DYNAMIC = forcing.forcing_finder(forcing.DYNAMIC, "forcing chain", ())
+_DYNAMIC_PLUS = forcing.forcing_finder(forcing.DYNAMIC_PLUS, "forcing chain+", _SUBSET_HELPERS)
+
+
+def _contradiction_only(board: Board) -> Step | None:
+    """A level-one contradiction, the helper a nested forcing chain runs inside itself."""
+    for cell in board.open_cells():
+        mask = board.cands[cell]
+        if mask.bit_count() != 2:
+            continue
+        for digit in (mask & -mask).bit_length(), mask.bit_length():
+            trial = board.copy()
+            trial.place(cell, digit)
+            _made, why = forcing.propagate(trial, _SUBSET_HELPERS)
+            if why is not None:
+                return Step("contradiction", forcing.DYNAMIC, why, eliminations=((cell, digit),))
+    return None
+
+
+_NESTED = forcing.forcing_finder(
+    forcing.NESTED, "nested forcing chain", (*_SUBSET_HELPERS, _contradiction_only), cells_only=True
+)
+
+# In Sudoku Explainer's order of difficulty; the figures are its ratings where it has the
+# technique (docs/logic.md lists them and the ones that are ours).
+TECHNIQUES: tuple[Technique, ...] = (
+    Technique("full house", singles.FULL_HOUSE, singles.full_house),
+    Technique("hidden single in a box", singles.HIDDEN_BOX, singles.hidden_single_box),
+    Technique("hidden single", singles.HIDDEN_LINE, singles.hidden_single_line),
+    Technique("direct locked candidates", 1.7, locked.direct_locked),
+    Technique("direct hidden pair", 2.0, subsets.direct_hidden(2)),
+    Technique("restriction", 2.0, restriction),
+    Technique("naked single", singles.NAKED, singles.naked_single),
+    Technique("direct hidden triple", 2.5, subsets.direct_hidden(3)),
+    Technique("locked candidates", 2.6, locked.locked_candidates),
+    Technique("naked pair", 3.0, subsets.naked_subset(2)),
+    Technique("X-wing", 3.2, fish.fish(2)),
+    Technique("hidden pair", 3.4, subsets.hidden_subset(2)),
+    Technique("naked triple", 3.6, subsets.naked_subset(3)),
+    Technique("swordfish", 3.8, fish.fish(3)),
+    Technique("hidden triple", 4.0, subsets.hidden_subset(3)),
+    Technique("turbot fish", chains.SKYSCRAPER, chains.turbot_fish),
+    Technique("XY-wing", wings.XY_WING, wings.xy_wing),
+    Technique("finned X-wing", fish.FINNED_LEVEL[2], fish.fish(2, finned=True)),
+    Technique("XYZ-wing", wings.XYZ_WING, wings.xyz_wing),
+    Technique("W-wing", wings.W_WING, wings.w_wing),
+    Technique("finned swordfish", fish.FINNED_LEVEL[3], fish.fish(3, finned=True)),
+    Technique("naked quad", 5.0, subsets.naked_subset(4)),
+    Technique("jellyfish", 5.2, fish.fish(4)),
+    Technique("finned jellyfish", fish.FINNED_LEVEL[4], fish.fish(4, finned=True)),
+    Technique("hidden quad", 5.4, subsets.hidden_subset(4)),
+    Technique("X-chain", chains.X_CHAIN, chains.x_chain),
+    Technique("XY-chain", chains.XY_CHAIN, chains.xy_chain),
+    Technique("alternating inference chain", chains.AIC, chains.aic),
+    Technique("forcing chain", forcing.DYNAMIC, _DYNAMIC),
+    Technique("forcing chain+", forcing.DYNAMIC_PLUS, _DYNAMIC_PLUS),
+    Technique("nested forcing chain", forcing.NESTED, _NESTED),
+)
+TECHNIQUE_NAMES = tuple(t.name for t in TECHNIQUES)
+
+
+@dataclass
+class LogicResult:
+    """The steps taken and where they ended: 'solved', 'stuck' or 'contradiction'."""
+
+    steps: list[Step]
+    board: Board
+    status: str
+    reason: str | None = None  # why there is no solution, for 'contradiction'
+    hardest: Step | None = field(default=None)
+
+    @property
+    def rating(self) -> float:
+        """The hardest step's difficulty (0.0 when no step was needed)."""
+        return self.hardest.difficulty if self.hardest else 0.0
+
+
+def solve_logically(
+    board: Board,
+    techniques: Sequence[Technique] = TECHNIQUES,
+    *,
+    max_steps: int | None = None,
+) -> LogicResult:
+    """Step until solved, stuck, broken, or `max_steps` steps (status 'stopped')."""
+    steps: list[Step] = []
+    hardest: Step | None = None
+    while True:
+        if (why := board.broken()) is not None:
+            return LogicResult(steps, board, "contradiction", why, hardest)
+        if board.solved():
+            return LogicResult(steps, board, "solved", None, hardest)
+        if max_steps is not None and len(steps) >= max_steps:
+            return LogicResult(steps, board, "stopped", None, hardest)
+        for technique in techniques:
+            step = technique.find(board)
+            if step is not None:
+                break
+        else:
+            return LogicResult(steps, board, "stuck", None, hardest)
+        before = (board.cands.copy(), board.values.copy())
+        step.apply(board)
+        if (board.cands, board.values) == before:
+            raise BackendBugError(f"logic step changed nothing: {step.text}")
+        steps.append(step)
+        if hardest is None or step.difficulty > hardest.difficulty:
+            hardest = step

@@ -1,0 +1,223 @@
+"""The pencil-mark state a human solver works on: candidates per cell, placed digits, and the
+houses and peers derived from the puzzle's shape and its region-like rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
+from satsudoku.grid import Cell, Digit, cell_name
+from satsudoku.puzzle import Puzzle
+
+Candidate = tuple[int, Digit]  # (flat cell index, digit): one pencil mark
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """A group of n cells holding every digit once: row, column, box/region or a rule's group."""
+
+    kind: str  # "row", "column", "box", "region" (jigsaw) or the rule type ("diagonal", …)
+    name: str  # what a person says: "row 3", "box 5", "diagonal 1"
+    cells: tuple[int, ...]  # flat row-major indices
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A vocabulary constraint other than all-different (cage sum, dot, line), kept as
+    flat indices; its candidates are narrowed by the `restriction` technique."""
+
+    constraint: Constraint
+    cells: tuple[int, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything derived once per puzzle: houses, peers, restrictions. Shared by every copy."""
+
+    n: int
+    houses: tuple[House, ...]
+    peers: tuple[frozenset[int], ...]  # cells that may not repeat a digit of this cell
+    houses_of: tuple[tuple[int, ...], ...]  # indices into `houses` per cell
+    restrictions: tuple[Restriction, ...]
+    lines: tuple[int, ...] = field(default=())  # indices of rows then columns (fish bases)
+    # Pairs of houses sharing two or more cells, with the shared cells (locked candidates).
+    overlaps: tuple[tuple[int, int, frozenset[int]], ...] = field(default=())
+
+    def name(self, index: int) -> str:
+        return cell_name(divmod(index, self.n))
+
+    def sees(self, a: int, b: int) -> bool:
+        return b in self.peers[a]
+
+
+def layout_of(puzzle: Puzzle) -> tuple[Layout, list[int]]:
+    """The puzzle's layout and its initial candidate masks (given-candidate rules applied)."""
+    n = puzzle.size
+    shape = puzzle.shape
+    houses: list[House] = []
+    seen: set[frozenset[int]] = set()
+
+    def add_house(kind: str, name: str, cells: tuple[Cell, ...]) -> None:
+        flat = tuple(r * n + c for r, c in cells)
+        key = frozenset(flat)
+        if key not in seen:  # an extra region equal to a box is the same house
+            seen.add(key)
+            houses.append(House(kind, name, flat))
+
+    for i, row in enumerate(shape.rows(), 1):
+        add_house("row", f"row {i}", row)
+    for i, col in enumerate(shape.columns(), 1):
+        add_house("column", f"column {i}", col)
+    region_kind = "region" if shape.is_jigsaw else "box"
+    for i, region in enumerate(shape.regions(), 1):
+        add_house(region_kind, f"{region_kind} {i}", region)
+    groups: list[tuple[int, ...]] = [h.cells for h in houses]
+    restrictions: list[Restriction] = []
+    masks = [(1 << n) - 1] * (n * n)
+    for rule in puzzle.rules:
+        kind = str(rule.to_spec()["type"])
+        count = 0
+        for constraint in rule.constraints(shape):
+            flat = tuple(r * n + c for r, c in constraint.cells)
+            if isinstance(constraint, Allowed):
+                masks[flat[0]] &= sum(1 << (d - 1) for d in constraint.digits if 1 <= d <= n)
+                continue
+            if isinstance(constraint, AllDifferent | DigitSets):
+                groups.append(flat)
+                if isinstance(constraint, AllDifferent) and len(set(flat)) == n:
+                    count += 1
+                    add_house(kind, f"{kind} {count}", constraint.cells)
+                    continue
+                if isinstance(constraint, AllDifferent):
+                    continue
+            restrictions.append(Restriction(constraint, flat, _label(kind, constraint)))
+    peers: list[set[int]] = [set() for _ in range(n * n)]
+    for group in groups:
+        for a in group:
+            peers[a].update(group)
+    for i, p in enumerate(peers):
+        p.discard(i)
+    houses_of: list[list[int]] = [[] for _ in range(n * n)]
+    for index, house in enumerate(houses):
+        for cell in house.cells:
+            houses_of[cell].append(index)
+    lines = tuple(i for i, h in enumerate(houses) if h.kind == "row") + tuple(
+        i for i, h in enumerate(houses) if h.kind == "column"
+    )
+    cell_sets = [frozenset(h.cells) for h in houses]
+    overlaps = tuple(
+        (a, b, cell_sets[a] & cell_sets[b])
+        for a in range(len(houses))
+        for b in range(len(houses))
+        if a != b and len(cell_sets[a] & cell_sets[b]) >= 2
+    )
+    layout = Layout(
+        n,
+        tuple(houses),
+        tuple(frozenset(p) for p in peers),
+        tuple(tuple(h) for h in houses_of),
+        tuple(restrictions),
+        lines,
+        overlaps,
+    )
+    return layout, masks
+
+
+def _label(kind: str, constraint: Constraint) -> str:
+    cells = constraint.cells
+    where = cell_name(cells[0]) if len(cells) == 1 else f"{cell_name(cells[0])}…"
+    label = getattr(constraint, "label", "")
+    return f"{kind} {label} at {where}".replace("  ", " ") if label else f"{kind} at {where}"
+
+
+class Board:
+    """Candidates (bit d-1 set ⇔ digit d still possible) and placed digits (0 = open).
+
+    Invariant: a placed cell's mask is its digit's bit and no peer keeps that bit.
+    """
+
+    __slots__ = ("layout", "n", "cands", "values")
+
+    def __init__(self, layout: Layout, cands: list[int], values: list[int]) -> None:
+        self.layout = layout
+        self.n = layout.n
+        self.cands = cands
+        self.values = values
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle) -> Board:
+        """The starting pencil marks: every digit, minus what the givens and given candidate
+        sets rule out (the marks a person writes before the first deduction)."""
+        layout, masks = layout_of(puzzle)
+        board = cls(layout, masks, [0] * (layout.n * layout.n))
+        for (r, c), digit in puzzle.given_cells():
+            board.place(r * layout.n + c, digit)
+        return board
+
+    def copy(self) -> Board:
+        return Board(self.layout, self.cands.copy(), self.values.copy())
+
+    def place(self, cell: int, digit: Digit) -> None:
+        """Write `digit` in `cell` and strike it from every peer."""
+        bit = 1 << (digit - 1)
+        self.values[cell] = digit
+        self.cands[cell] &= bit  # 0 if the digit was not a candidate: broken() says so
+        cands = self.cands
+        for peer in self.layout.peers[cell]:
+            cands[peer] &= ~bit
+
+    def eliminate(self, cell: int, digit: Digit) -> None:
+        self.cands[cell] &= ~(1 << (digit - 1))
+
+    def has(self, cell: int, digit: Digit) -> bool:
+        return bool(self.cands[cell] >> (digit - 1) & 1)
+
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def open_cells(self) -> Iterator[int]:
+        return (i for i, v in enumerate(self.values) if not v)
+
+    def positions(self, house: House, digit: Digit) -> list[int]:
+        """Open cells of `house` where `digit` is still a candidate."""
+        bit = 1 << (digit - 1)
+        values, cands = self.values, self.cands
+        return [c for c in house.cells if not values[c] and cands[c] & bit]
+
+    def placed_in(self, house: House) -> int:
+        """Mask of the digits already placed in `house`."""
+        mask = 0
+        for c in house.cells:
+            if self.values[c]:
+                mask |= 1 << (self.values[c] - 1)
+        return mask
+
+    def broken(self) -> str | None:
+        """Why this state has no solution (an empty cell, a digit with no place, a clash)."""
+        layout, cands, values = self.layout, self.cands, self.values
+        for i, mask in enumerate(cands):
+            if not mask:
+                return f"{layout.name(i)} has no candidate left"
+        for house in layout.houses:
+            covered = 0
+            for c in house.cells:
+                covered |= cands[c]
+            if covered != (1 << self.n) - 1:
+                missing = (~covered & ((1 << self.n) - 1)).bit_length()
+                return f"{house.name} has no place for {missing}"
+            placed = [values[c] for c in house.cells if values[c]]
+            if len(placed) != len(set(placed)):
+                return f"{house.name} holds a digit twice"
+        return None
+
+
+def digits_of(mask: int) -> list[Digit]:
+    """The digits whose bits are set, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out

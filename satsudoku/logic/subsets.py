@@ -1,0 +1,110 @@
+"""Naked subsets (k cells holding only k digits) and hidden subsets (k digits with only k
+places) in any house, k = 2..4; SE: naked 3.0/3.6/5.0, hidden 3.4/4.0/5.4, and the direct
+hidden pair/triple (2.0/2.5) whose eliminations leave a hidden single at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from satsudoku.logic.singles import direct_single
+from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.step import Finder, Step, cells_text, removal_text
+
+NAMES = {2: "pair", 3: "triple", 4: "quad"}
+NAKED_LEVEL = {2: 3.0, 3: 3.6, 4: 5.0}
+HIDDEN_LEVEL = {2: 3.4, 3: 4.0, 4: 5.4}
+DIRECT_HIDDEN_LEVEL = {2: 2.0, 3: 2.5}
+
+
+def naked_steps(board: Board, size: int) -> Iterator[Step]:
+    """k open cells of a house whose candidates together are k digits."""
+    layout, cands, values = board.layout, board.cands, board.values
+    name = f"naked {NAMES[size]}"
+    for house in layout.houses:
+        small = [c for c in house.cells if not values[c] and 2 <= cands[c].bit_count() <= size]
+        for group in combinations(small, size):
+            union = 0
+            for c in group:
+                union |= cands[c]
+            if union.bit_count() != size:
+                continue
+            # Every house holding all k cells loses those digits elsewhere (a "locked" pair).
+            members = set(group)
+            common = set(layout.houses_of[group[0]]).intersection(
+                *(layout.houses_of[c] for c in group[1:])
+            )
+            eliminations = sorted(
+                {
+                    (c, d)
+                    for index in common
+                    for c in layout.houses[index].cells
+                    if c not in members and not values[c]
+                    for d in digits_of(cands[c] & union)
+                }
+            )
+            if eliminations:
+                digits = "".join(map(str, digits_of(union)))
+                text = (
+                    f"{name} {digits} in {house.name} ({cells_text(layout, group)}): "
+                    f"{removal_text(layout, eliminations)}"
+                )
+                yield Step(name, NAKED_LEVEL[size], text, eliminations=tuple(eliminations))
+
+
+def hidden_steps(board: Board, size: int) -> Iterator[Step]:
+    """k digits of a house whose places together are k cells."""
+    layout, cands = board.layout, board.cands
+    name = f"hidden {NAMES[size]}"
+    full = (1 << board.n) - 1
+    for house in layout.houses:
+        places = {d: board.positions(house, d) for d in digits_of(~board.placed_in(house) & full)}
+        few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
+        for digits in combinations(few, size):
+            cells = set().union(*(places[d] for d in digits))
+            if len(cells) != size:
+                continue
+            keep = sum(1 << (d - 1) for d in digits)
+            eliminations = tuple((c, d) for c in sorted(cells) for d in digits_of(cands[c] & ~keep))
+            if eliminations:
+                text = (
+                    f"{name} {''.join(map(str, digits))} in {house.name} "
+                    f"({cells_text(layout, cells)}): {removal_text(layout, eliminations)}"
+                )
+                yield Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
+
+
+def naked_subset(size: int) -> Finder:
+    def find(board: Board) -> Step | None:
+        return next(naked_steps(board, size), None)
+
+    find.__doc__ = f"The first naked {NAMES[size]}."
+    return find
+
+
+def hidden_subset(size: int) -> Finder:
+    def find(board: Board) -> Step | None:
+        return next(hidden_steps(board, size), None)
+
+    find.__doc__ = f"The first hidden {NAMES[size]}."
+    return find
+
+
+def direct_hidden(size: int) -> Finder:
+    def find(board: Board) -> Step | None:
+        for step in hidden_steps(board, size):
+            single = direct_single(board, step)
+            if single is not None:
+                cell, digit = single
+                text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
+                return Step(
+                    f"direct {step.technique}",
+                    DIRECT_HIDDEN_LEVEL[size],
+                    text,
+                    placements=(single,),
+                    eliminations=step.eliminations,
+                )
+        return None
+
+    find.__doc__ = f"A hidden {NAMES[size]} that leaves a hidden single at once."
+    return find
