@@ -684,6 +684,12 @@ def _kernel_for(puzzle: Puzzle, native: tuple[type, ...] = NATIVE_KINDS) -> _Ker
         return _Kernel(puzzle.size, lower(puzzle.constraints(), puzzle.shape, native))
 
 
+def search_kernel(puzzle: Puzzle) -> _Kernel:
+    """The puzzle's kernel, for tools that run their own search over it (true candidates):
+    `initial`, `branch_cell`, `assign`, `propagate`, `open_bits` and `digit` are theirs to use."""
+    return _kernel_for(puzzle)
+
+
 @dataclass
 class _Search:
     """Counters and limits of one search."""
