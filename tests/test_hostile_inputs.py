@@ -38,42 +38,47 @@ def _cap_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
+# The child reports its own peak (VmHWM of its memory after exec): ru_maxrss from wait4 would
+# start at the RSS of this test process, which it forked from.
+_REPORTING_PEAK = """
+import atexit, os, runpy, sys
+def report():
+    with open("/proc/self/status") as status:
+        peak = next(line for line in status if line.startswith("VmHWM:")).split()[1]
+    with open(os.environ["SATSUDOKU_TEST_PEAK"], "w") as out:
+        out.write(peak)
+atexit.register(report)
+sys.argv = ["satsudoku", *sys.argv[1:]]
+runpy.run_module("satsudoku", run_name="__main__", alter_sys=True)
+"""
+
+
 def satsudoku(*args: str, stdin: Path | int | None = None, timeout: float = 20.0) -> Run:
-    """Run the CLI in a capped child; report its own peak RSS (os.wait4), not the suite's."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run `python -m satsudoku ARGS` in a memory-capped child; time it and take its peak."""
+    with tempfile.TemporaryDirectory() as folder:
+        peak_file = Path(folder) / "peak"
         handle = open(stdin, "rb") if isinstance(stdin, Path) else None  # noqa: SIM115
         start = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "satsudoku", *args],
-            stdin=handle if handle else (stdin if stdin is not None else subprocess.DEVNULL),
-            stdout=out,
-            stderr=err,
-            cwd=REPO,
-            preexec_fn=_cap_memory,
-        )
         try:
-            while True:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.perf_counter() - start > timeout:
-                    proc.kill()
-                    os.wait4(proc.pid, 0)
-                    pytest.fail(f"satsudoku {' '.join(args)} ran over {timeout} s")
-                time.sleep(0.01)
+            done = subprocess.run(
+                [sys.executable, "-c", _REPORTING_PEAK, *args],
+                stdin=handle if handle else (stdin if stdin is not None else subprocess.DEVNULL),
+                capture_output=True,
+                cwd=REPO,
+                env={**os.environ, "SATSUDOKU_TEST_PEAK": str(peak_file)},
+                preexec_fn=_cap_memory,
+                timeout=timeout,
+                check=False,
+            )
         finally:
             if handle:
                 handle.close()
-        proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
-        seconds = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
         return Run(
-            proc.returncode,
-            out.read().decode("utf-8", "replace"),
-            err.read().decode("utf-8", "replace"),
-            usage.ru_maxrss / 1024,  # Linux reports kilobytes
-            seconds,
+            done.returncode,
+            done.stdout.decode("utf-8", "replace"),
+            done.stderr.decode("utf-8", "replace"),
+            int(peak_file.read_text()) / 1024,  # kB
+            time.perf_counter() - start,
         )
 
 
@@ -131,6 +136,8 @@ def test_endless_bytes_on_stdin_stop_at_the_line_limit() -> None:
         ("nan.json", '{"size": NaN}', "NaN is not a number"),
         ("list.json", "[" + ",".join(['[["."]]'] * 1_300_000) + "]", "over the 8 MiB limit"),
         ("givens.json", json.dumps({"givens": "." * 5_000_000}), "5,000,000 characters, more"),
+        ("empties.json", "[" + "[]," * 1_500_000 + "[]]", "1,500,002 arrays and objects, more"),
+        ("tallboard.json", json.dumps([["."]] * 100_000), "FILE:1:1: board 1: 100000 rows, more"),
         (
             "regions.json",
             json.dumps({"regions": ["a" * 200] * 200}),

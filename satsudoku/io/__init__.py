@@ -212,7 +212,7 @@ def _structured(text: str, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:
     elif is_sudokupad_document(value):
         yield from iter_sudokupad(text, options)
     elif isinstance(value, list):
-        yield from puzzles_from_json_list(value, options, text)
+        yield from list(puzzles_from_json_list(value, options, text))  # all or none, as parsed
     elif isinstance(value, dict) and isinstance(value.get("puzzles"), list):
         for doc in value["puzzles"]:
             yield puzzle_from_document(doc, options)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import Grid
+from satsudoku.grid import MAX_SIZE, Grid
 from satsudoku.io.text import ReadOptions, make_puzzle
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
@@ -20,16 +22,16 @@ def is_board(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(row, list) for row in value)
 
 
-def puzzles_from_json_list(value: Any, options: ReadOptions, text: str = "") -> list[Puzzle]:
-    """One board, or a list of boards; `text`, the JSON they were parsed from, places errors."""
+def puzzles_from_json_list(value: Any, options: ReadOptions, text: str = "") -> Iterator[Puzzle]:
+    """One board, or a list of boards, one by one; `text`, the JSON they were parsed from,
+    places errors (and each board's line, scanned as the boards are reached)."""
     if is_board(value) and all(not is_board(row) for row in value):
-        return [board_to_puzzle(value, options, 1, _places(text, 1)[0])]
+        yield board_to_puzzle(value, options, 1, next(_places(text)))
+        return
     if isinstance(value, list) and all(is_board(item) for item in value):
-        places = _places(text, len(value), nested=True)
-        return [
-            board_to_puzzle(item, options, i + 1, place)
-            for i, (item, place) in enumerate(zip(value, places, strict=True))
-        ]
+        for i, (item, place) in enumerate(zip(value, _places(text, nested=True), strict=False)):
+            yield board_to_puzzle(item, options, i + 1, place)
+        return
     raise PuzzleError(
         'expected a LeetCode board: a list of rows like ["5","3",".",...]',
         source=options.source,
@@ -43,6 +45,8 @@ def board_to_puzzle(
     """Board `index` (1-based) as a puzzle; errors say "board N" and, when known, line:column."""
     place = place or _Place("", -1, None)
     n = len(board)
+    if n > MAX_SIZE:  # before any row is looked at: a row's place costs a scan of the row
+        raise place.error(index, f"{n} rows, more than the largest board ({MAX_SIZE})", options, ())
     texts: list[str] = []
     for r, row in enumerate(board):
         if len(row) != n:
@@ -126,19 +130,18 @@ class _Place:
         return self.text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
-def _places(text: str, count: int, *, nested: bool = False) -> list[_Place]:
-    """Where each of `count` boards starts: the whole text, or each item of its outer list."""
+def _places(text: str, *, nested: bool = False) -> Iterator[_Place]:
+    """Where each board starts: the whole text, or each item of its outer list, in order."""
     if not text:
-        return [_Place("", -1, None)] * count
+        yield from repeat(_Place("", -1, None))
+        return
     top = _skip_space(text, 0)
-    starts = _item_offsets(text, top) if nested else [top]
-    places: list[_Place] = []
+    starts = _iter_item_offsets(text, top) if nested else iter([top])
     line, counted = 1, 0
     for start in starts:  # lines counted incrementally: a long list of boards stays linear
         line += text.count("\n", counted, start)
         counted = start
-        places.append(_Place(text, start, line))
-    return places
+        yield _Place(text, start, line)
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -149,12 +152,14 @@ def _skip_space(text: str, pos: int) -> int:
 
 def _item_offsets(text: str, start: int) -> list[int]:
     """Where each item of the JSON array opening at `text[start]` begins (text is valid JSON)."""
-    offsets: list[int] = []
+    return list(_iter_item_offsets(text, start))
+
+
+def _iter_item_offsets(text: str, start: int) -> Iterator[int]:
     pos = _skip_space(text, start + 1)
     while text[pos] != "]":
-        offsets.append(pos)
+        yield pos
         _, end = _DECODER.raw_decode(text, pos)
         pos = _skip_space(text, end)
         if text[pos] == ",":
             pos = _skip_space(text, pos + 1)
-    return offsets

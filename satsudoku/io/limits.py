@@ -32,6 +32,10 @@ MAX_PAYLOAD_CHARS = MAX_DOCUMENT_CHARS  # an f-puzzles link's lz-string data aft
 # would otherwise recurse ~1000 deep and end in RecursionError, tomllib sooner.
 MAX_DEPTH = 64
 
+# Each array or object costs Python ~60-200 bytes however short its text ("[]", "{}"): 8 MiB of
+# them would take over 500 MB. A million is 30 times what 30,000 LeetCode boards need.
+MAX_CONTAINERS = 1_000_000
+
 # Every number in a puzzle (sizes, sums, coordinates) fits in a few digits; Python's int()
 # refuses strings over 4,300 digits with a ValueError, and parsing long ones is quadratic.
 MAX_INT_DIGITS = 20
@@ -95,7 +99,14 @@ def _check_shape(text: str, skip: re.Pattern[str], where: str, kind: str) -> Non
     outside strings; C-speed on the common path, a slow exact scan only to place an error."""
     bare = skip.sub("", text)  # strings may hold brackets and digits freely
     deep = False
-    if bare.count("[") + bare.count("{") > MAX_DEPTH:  # else no way to nest that deep
+    opened = bare.count("[") + bare.count("{")
+    if opened > MAX_CONTAINERS:
+        raise PuzzleError(
+            f"{kind}: {opened:,} arrays and objects, more than the {MAX_CONTAINERS:,} a puzzle "
+            "file can need",
+            source=where,
+        )
+    if opened > MAX_DEPTH:  # else no way to nest that deep
         brackets = _NOT_BRACKET.sub("", bare)
         deep = max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_DEPTH
     long_int = _LONG_NUMBER.search(bare) is not None
