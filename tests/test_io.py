@@ -16,6 +16,7 @@ from satsudoku.io import (
     format_document,
     format_grid,
     format_line,
+    puzzle_document,
     read_puzzles,
     read_text,
 )
@@ -434,3 +435,22 @@ def test_json_solution_of_a_numeric_board_is_space_separated_numbers(
     numbers = [int(token) for token in record["solution"].split(" ")]
     assert len(numbers) == 256 and numbers[:4] == [6, 16, 1, 8]
     assert read_text(record["solution"])[0].givens.values == tuple(numbers)
+
+
+@pytest.mark.parametrize("size", [61, 63, 64])
+def test_jigsaw_labels_cover_the_largest_boards(size: int) -> None:
+    """Regions past the 61st were all written as "?", which the reader took for one region."""
+    # Region k: row k, except that the first two cells of rows 0 and 1 trade places.
+    labels = [[str(r)] * size for r in range(size)]
+    labels[0][0], labels[1][0] = "1", "0"
+    labels[0][1], labels[1][1] = "1", "0"
+    shape = Shape.jigsaw(labels)
+    puzzle = Puzzle(shape, Grid.empty(size), alphabet=Alphabet.numeric(size))
+    (again,) = read_text(json.dumps(puzzle_document(puzzle)))
+    assert again.shape == shape
+    assert len(set(shape.region_labels)) == size
+
+
+def test_a_jigsaw_larger_than_64_is_refused_before_it_is_built() -> None:
+    with pytest.raises(PuzzleError, match="regions: 70 rows, more than the supported size 64"):
+        Shape.jigsaw([["a"] * 70] * 70)
