@@ -40,7 +40,9 @@ def guarded_cnf(
     clauses = [list(clause) for clause in base.clauses]
     # Clauses over cell variables only mean the same in every formula: a group's copy of one
     # the fixed part already has is implied, guarded or not.
-    known = {tuple(clause) for clause in clauses if all(abs(lit) <= cell_top for lit in clause)}
+    known = set()
+    if groups:
+        known = {tuple(c) for c in clauses if all(abs(lit) <= cell_top for lit in c)}
     top = base.num_vars
     guards: list[int] = []
     for group in groups:
