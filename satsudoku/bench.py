@@ -77,9 +77,10 @@ def parse_configs(text: str, *, solver: str | None = None) -> list[Config]:
 def _parse_config(name: str, solver: str | None) -> Config:
     head, *flags = name.split("+")
     backend, _, value = head.partition(":")
-    if backend not in available():
+    if backend not in available(partial=True):
         raise PuzzleError(
-            f"--backends: {backend!r} is not available; choose from {', '.join(available())}"
+            f"--backends: {backend!r} is not available; "
+            f"choose from {', '.join(available(partial=True))}"
         )
     options: dict[str, Any] = {}
     if value:

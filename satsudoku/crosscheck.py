@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satsudoku.backends import Backend, available, get_backend
+from satsudoku.backends import Backend, available, get_backend, unsupported
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.io import format_line
@@ -99,6 +99,7 @@ def cross_check(
     results = {
         name: backend.solve(puzzle, limit=limit, timeout=timeout)
         for name, backend in instances.items()
+        if unsupported(backend, puzzle) is None  # a partial backend (fast) sits this one out
     }
     if problem := disagreement(puzzle, results):
         raise CrossCheckError(problem, results)
@@ -134,6 +135,8 @@ class CrossCheckBackend:
         for name, result in results.items():
             stats[f"{name}_status"] = result.status.value
             stats[f"{name}_time_s"] = round(result.time_s, 6)
+        for name in self.backends.keys() - results.keys():
+            stats[f"{name}_status"] = "skipped"  # not its rules: see its `supports`
         agreeing = [name for name, r in results.items() if r.status is chosen.status]
         proof = Proof(
             "cross-check",

@@ -44,6 +44,10 @@ class UnknownRuleError(PuzzleError):
     """A rule type that no registered rule class provides."""
 
 
+class UnsupportedPuzzleError(PuzzleError):
+    """A backend that handles only some rules (e.g. `fast`) was given a puzzle outside them."""
+
+
 class OutputError(SatsudokuError):
     """An output cannot be written (a full disk, a directory in the way): one line, exit 1."""
 

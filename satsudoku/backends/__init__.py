@@ -23,8 +23,12 @@ _BACKENDS = {
     "bitmask": "satsudoku.backends.bitmask:BitmaskBackend",
     "sat": "satsudoku.backends.sat:SatBackend",
     "cpsat": "satsudoku.backends.cpsat:CpSatBackend",
+    "fast": "satsudoku.backends.fast:FastBackend",
 }
-_NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools"}
+_NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools", "fast": "numba"}
+# Backends that take only some rules: each says why it cannot take a puzzle (`supports`), so
+# they are listed by `available()` only when asked, and `--backend all` skips them per puzzle.
+_PARTIAL = frozenset({"fast"})
 
 
 def backend_names() -> list[str]:
@@ -36,14 +40,24 @@ def backend_names() -> list[str]:
     ]
 
 
-def available() -> list[str]:
-    """Backends whose module and solver package are both importable (nothing is imported)."""
+def available(*, partial: bool = False) -> list[str]:
+    """Backends whose module and solver package are both importable (nothing is imported);
+    with `partial`, also those that take only some rules (see `unsupported`)."""
     names = []
     for name in backend_names():
+        if name in _PARTIAL and not partial:
+            continue
         package = _NEEDS[name]
         if package is None or importlib.util.find_spec(package) is not None:
             names.append(name)
     return names
+
+
+def unsupported(backend: Backend, puzzle: Puzzle) -> str | None:
+    """Why `backend` cannot take `puzzle` (a backend without `supports` takes every puzzle)."""
+    supports = getattr(backend, "supports", None)
+    reason: str | None = None if supports is None else supports(puzzle)
+    return reason
 
 
 def get_backend(name: str, **options: Any) -> Backend:

@@ -150,7 +150,7 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
     if args.backend == "all":
         from satsudoku.crosscheck import CrossCheckBackend  # imports every solver: only now
 
-        names = available()
+        names = available(partial=True)  # a partial backend skips puzzles outside its rules
         options = {name: _options_for(name, given) for name in names}
         if unused := set(given) - {option for chosen in options.values() for option in chosen}:
             raise SatsudokuError(f"{_flags(unused)}: no available backend takes it")

@@ -1,0 +1,381 @@
+"""The `fast` backend: a compiled (Numba) search for puzzles whose rules are all-different groups.
+
+Classic, jigsaw, diagonal, windoku, extra-region, disjoint-group, anti-king and anti-knight
+puzzles up to 64×64 qualify; any other rule is refused with a one-line error (`supports` says
+why beforehand). Batches of puzzles of one shape and rule set run in one kernel call, so the
+Python overhead is paid once per batch; every grid still goes through `make_result`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from satsudoku.backends import fast_kernel
+from satsudoku.constraints import CORE_KINDS, AllDifferent, Allowed, Constraint, lower
+from satsudoku.errors import UnsupportedPuzzleError
+from satsudoku.grid import Grid, Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Proof, Result, make_result
+from satsudoku.rules import Rule
+
+kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
+Words = npt.NDArray[np.uint64]
+Ints = npt.NDArray[np.int64]
+Digits = npt.NDArray[np.uint8]
+
+FAMILY = (
+    "classic, jigsaw, diagonal, windoku, extra regions, disjoint groups, anti-king, anti-knight"
+)
+_WORK_PER_CALL = 1 << 21  # cell·digit steps per kernel call between clock checks (~2-5 ms)
+_BATCH_CELLS = 1 << 15  # cells per batch call: 404 9×9 puzzles, 8 of 64×64
+# Locked candidates run at the root always; inside the search they cut nodes (forum-hardest-1106:
+# 367 -> 286 a puzzle) but cost more than they save (354 -> 229 puzzles/s), so they stay off.
+_SEARCH_LOCKS = False
+_BATCH_MIN_TIMEOUT = 0.05  # below this a batch's slice could overrun the timeout: go one by one
+
+
+@dataclass(frozen=True, eq=False)
+class Structure:
+    """Everything the kernel needs about a shape and rule set, as flat arrays (built once)."""
+
+    n: int
+    allowed: Words  # per cell, the digits its domain allows (bit d-1 for digit d)
+    peer_ptr: Ints  # peers of cell i: peers[peer_ptr[i]:peer_ptr[i + 1]]
+    peers: Ints
+    houses: Ints  # (houses, n): every all-different group of n cells
+    full: np.uint64
+    lock_seg: Ints  # per house pair k: lock_cells[seg[3k]:seg[3k+1]] is A∩B, then A∖B, B∖A
+    lock_cells: Ints
+
+    def args(self) -> tuple[object, ...]:
+        return (self.peer_ptr, self.peers, self.houses, self.full, self.lock_seg, self.lock_cells)
+
+
+def outside_family(puzzle: Puzzle) -> str | None:
+    """Why the fast backend cannot take `puzzle` (naming the first such rule), or None."""
+    for rule in puzzle.rules:
+        try:
+            parts = lower(rule.constraints(puzzle.shape), puzzle.shape, CORE_KINDS)
+        except TypeError:
+            parts = []
+        if not all(isinstance(c, AllDifferent | Allowed) for c in parts):
+            name = str(rule.to_spec().get("type", type(rule).__name__))
+            return (
+                f"the fast backend takes all-different rules only ({FAMILY}); rule {name!r} is "
+                "not one: use --backend bitmask, sat or cpsat"
+            )
+    return None
+
+
+def build_structure(shape: Shape, constraints: Iterable[Constraint]) -> Structure:
+    """Peers, houses and house intersections of all-different `constraints`, as arrays."""
+    n = shape.size
+    cells = n * n
+    full = (1 << n) - 1
+    allowed = [full] * cells
+    peer_sets: list[set[int]] = [set() for _ in range(cells)]
+    houses: dict[tuple[int, ...], None] = {}
+    for constraint in constraints:
+        if isinstance(constraint, Allowed):
+            r, c = constraint.cell
+            allowed[r * n + c] &= sum(1 << (d - 1) for d in constraint.digits if 1 <= d <= n)
+            continue
+        if not isinstance(constraint, AllDifferent):  # outside_family() names the rule
+            raise UnsupportedPuzzleError(f"the fast backend cannot post {constraint}")
+        group = [r * n + c for r, c in constraint.cells]
+        distinct = set(group)
+        if len(distinct) < len(group):  # a cell that must differ from itself
+            for i in group:
+                allowed[i] = 0
+        for i in distinct:
+            peer_sets[i].update(distinct)
+        if len(distinct) == n:  # pigeonhole: every digit exactly once
+            houses[tuple(sorted(distinct))] = None
+    peer_ptr = [0]
+    peers: list[int] = []
+    for i, peer_set in enumerate(peer_sets):
+        peer_set.discard(i)
+        peers.extend(sorted(peer_set))
+        peer_ptr.append(len(peers))
+    house_list = list(houses)
+    # Locked candidates: every pair of houses sharing >= 2 cells (box-line in a classic grid).
+    lock_seg = [0]
+    lock_cells: list[int] = []
+    for a, house_a in enumerate(house_list):
+        set_a = set(house_a)
+        for house_b in house_list[a + 1 :]:
+            both = set_a.intersection(house_b)
+            if len(both) >= 2:
+                lock_cells.extend(sorted(both))
+                lock_seg.append(len(lock_cells))
+                lock_cells.extend(i for i in house_a if i not in both)
+                lock_seg.append(len(lock_cells))
+                lock_cells.extend(i for i in house_b if i not in both)
+                lock_seg.append(len(lock_cells))
+    return Structure(
+        n,
+        np.array(allowed, dtype=np.uint64),
+        np.array(peer_ptr, dtype=np.int64),
+        np.array(peers, dtype=np.int64),
+        np.array(house_list, dtype=np.int64).reshape(len(house_list), n),
+        np.uint64(full),
+        np.array(lock_seg, dtype=np.int64),
+        np.array(lock_cells, dtype=np.int64),
+    )
+
+
+@lru_cache(maxsize=32)
+def _cached_structure(shape: Shape, rules: tuple[Rule, ...]) -> Structure:
+    return _structure_of(Puzzle.empty(shape, rules))
+
+
+def _structure_of(puzzle: Puzzle) -> Structure:
+    if reason := outside_family(puzzle):
+        raise UnsupportedPuzzleError(reason)
+    return build_structure(puzzle.shape, lower(puzzle.constraints(), puzzle.shape, CORE_KINDS))
+
+
+def structure_for(puzzle: Puzzle) -> Structure:
+    """The puzzle's structure; puzzles of one shape and rule set share it."""
+    try:
+        try:
+            return _cached_structure(puzzle.shape, puzzle.rules)
+        except TypeError:  # a user rule that is not hashable: build afresh
+            return _structure_of(puzzle)
+    except UnsupportedPuzzleError as exc:
+        raise UnsupportedPuzzleError(exc.message, source=puzzle.origin) from None
+
+
+class _Compilation:
+    """First use compiles the kernel (or loads it from the disk cache); say so once if slow."""
+
+    seconds: float | None = None
+
+    @classmethod
+    def ensure(cls) -> float | None:
+        """Warm the kernel up on a 1×1 puzzle; the compile time if this call compiled."""
+        if cls.seconds is not None:
+            return None
+        began = time.perf_counter()
+        one = build_structure(Shape(1, 1), [])
+        sols = np.zeros((1, 1, 1), dtype=np.uint8)
+        kernel.solve_batch(
+            np.zeros((1, 1), dtype=np.uint8), one.allowed, *one.args(), True, _SEARCH_LOCKS, 1,
+            sols, np.zeros(1, dtype=np.int64), np.zeros((1, 3), dtype=np.int64),
+        )  # fmt: skip
+        _run(one, np.zeros(1, dtype=np.uint8), limit=1, deadline=None, max_nodes=None)
+        cls.seconds = time.perf_counter() - began
+        misses = sum(
+            sum(fn.stats.cache_misses.values())
+            for fn in (kernel.solve_batch, kernel.search, kernel.start)
+        )
+        if misses:
+            where = kernel.CACHE_DIR or f"nowhere ({kernel.CACHE_REASON})"
+            print(
+                f"satsudoku: compiled the fast backend's kernel in {cls.seconds:.1f} s "
+                f"(cached in {where})",
+                file=sys.stderr,
+            )
+            return cls.seconds
+        return None
+
+
+@dataclass
+class _Outcome:
+    """What one puzzle's search produced."""
+
+    solutions: list[Grid]
+    exhausted: bool
+    nodes: int
+    backtracks: int
+    stopped: str | None = None
+
+
+def _run(
+    structure: Structure,
+    givens: Digits,
+    *,
+    limit: int,
+    deadline: float | None,
+    max_nodes: int | None,
+) -> _Outcome:
+    """One puzzle on the resumable path: kernel calls of a bounded node budget, clock between."""
+    n = structure.n
+    cells = n * n
+    capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
+    cands = np.empty(cells, dtype=np.uint64)
+    queue = np.empty(cells, dtype=np.int64)
+    trail_cell = np.empty(capacity, dtype=np.int64)
+    trail_mask = np.empty(capacity, dtype=np.uint64)
+    st = np.zeros(kernel.STATE_SLOTS, dtype=np.int64)
+    args = structure.args()
+    found: list[Grid] = []
+    ok = kernel.start(
+        givens, structure.allowed, cands, queue, *args, True, trail_cell, trail_mask, st
+    )
+    if not ok:
+        return _Outcome(found, True, 0, 0)
+    levels = cells + 1
+    lvl_cell = np.empty(levels, dtype=np.int64)
+    lvl_rest = np.empty(levels, dtype=np.uint64)
+    lvl_mark = np.empty(levels, dtype=np.int64)
+    per_call = max(1, _WORK_PER_CALL // (cells * n))
+    stopped: str | None = None
+    while True:
+        budget = per_call
+        if max_nodes is not None:
+            budget = min(budget, max_nodes - int(st[kernel.NODES]))
+        room = min(limit - len(found), 1024)  # solutions per call: memory stays bounded
+        sols = np.empty((room, cells), dtype=np.uint8)
+        code = 0 if budget <= 0 else None
+        if code is None:
+            code = kernel.search(
+                cands, queue, *args, _SEARCH_LOCKS, trail_cell, trail_mask, lvl_cell, lvl_rest,
+                lvl_mark, st, sols, budget,
+            )  # fmt: skip
+            found.extend(Grid(n, tuple(row)) for row in sols[: st[kernel.FOUND]].tolist())
+            st[kernel.FOUND] = 0
+            if code == kernel.EXHAUSTED or len(found) >= limit:
+                break
+            if code == kernel.FULL:
+                continue
+        if max_nodes is not None and st[kernel.NODES] >= max_nodes:
+            stopped = "node limit"
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            stopped = "timeout"
+            break
+    exhausted = stopped is None and len(found) < limit
+    return _Outcome(found, exhausted, int(st[kernel.NODES]), int(st[kernel.BACKTRACKS]), stopped)
+
+
+class FastBackend:
+    """Compiled search for all-different puzzles; the same verdicts as `bitmask`, faster."""
+
+    name = "fast"
+
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+
+    def supports(self, puzzle: Puzzle) -> str | None:
+        """None if this backend can solve `puzzle`; otherwise why not, in one line."""
+        return outside_family(puzzle)
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int = 2,
+        timeout: float | None = None,
+        max_nodes: int | None = None,
+    ) -> Result:
+        """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
+        compiled = _Compilation.ensure()
+        begin = time.perf_counter()
+        deadline = None if timeout is None else begin + timeout
+        structure = structure_for(puzzle)
+        givens = np.array(puzzle.givens.values, dtype=np.uint8)
+        nodes_cap = max_nodes if max_nodes is not None else self.max_nodes
+        if deadline is not None and time.perf_counter() >= deadline:
+            outcome = _Outcome([], False, 0, 0, "timeout")  # building took all the time
+        else:
+            outcome = _run(
+                structure, givens, limit=max(1, limit), deadline=deadline, max_nodes=nodes_cap
+            )
+        return self._result(puzzle, outcome, max(1, limit), time.perf_counter() - begin, compiled)
+
+    def solve_many(
+        self, puzzles: Iterable[Puzzle], *, limit: int = 2, timeout: float | None = None
+    ) -> Iterator[Result]:
+        """Results for `puzzles` in order; runs of one shape and rule set go in batch calls."""
+        limit = max(1, limit)
+        stream = iter(puzzles)
+        if (timeout is not None and timeout < _BATCH_MIN_TIMEOUT) or self.max_nodes is not None:
+            for puzzle in stream:
+                yield self.solve(puzzle, limit=limit, timeout=timeout)
+            return
+        while chunk := list(islice(stream, 64)):
+            start = 0
+            while start < len(chunk):  # split where the shape or rules change
+                key = (chunk[start].shape, chunk[start].rules)
+                stop = start + 1
+                while stop < len(chunk) and (chunk[stop].shape, chunk[stop].rules) == key:
+                    stop += 1
+                yield from self._batch(chunk[start:stop], limit, timeout)
+                start = stop
+
+    def _batch(
+        self, puzzles: Sequence[Puzzle], limit: int, timeout: float | None
+    ) -> Iterator[Result]:
+        """One shape and rule set; batch calls of up to _BATCH_CELLS cells."""
+        compiled = _Compilation.ensure()
+        structure = structure_for(puzzles[0])
+        n = structure.n
+        cells = n * n
+        if limit * cells > _BATCH_CELLS:  # many solutions wanted: one by one, bounded memory
+            for puzzle in puzzles:
+                yield self.solve(puzzle, limit=limit, timeout=timeout)
+            return
+        step = max(1, _BATCH_CELLS // (cells * limit))
+        budget = max(1, _WORK_PER_CALL // (cells * n))
+        for first in range(0, len(puzzles), step):
+            part = puzzles[first : first + step]
+            begin = time.perf_counter()
+            givens = np.array([p.givens.values for p in part], dtype=np.uint8)
+            sols = np.empty((len(part), limit, cells), dtype=np.uint8)
+            found = np.zeros(len(part), dtype=np.int64)
+            counters = np.zeros((len(part), 3), dtype=np.int64)
+            kernel.solve_batch(
+                givens,
+                structure.allowed,
+                *structure.args(),
+                True,
+                _SEARCH_LOCKS,
+                budget,
+                sols,
+                found,
+                counters,
+            )
+            share = (time.perf_counter() - begin) / len(part)
+            rows = sols.tolist()
+            for k, puzzle in enumerate(part):
+                if not counters[k, 2]:  # over the batch budget: the resumable path, with a clock
+                    yield self.solve(puzzle, limit=limit, timeout=timeout)
+                    continue
+                grids = [Grid(n, tuple(row)) for row in rows[k][: found[k]]]
+                outcome = _Outcome(
+                    grids, len(grids) < limit, int(counters[k, 0]), int(counters[k, 1])
+                )
+                yield self._result(puzzle, outcome, limit, share, compiled)
+                compiled = None
+
+    def _result(
+        self, puzzle: Puzzle, outcome: _Outcome, limit: int, seconds: float, compiled: float | None
+    ) -> Result:
+        stats: dict[str, int | float | str] = {
+            "nodes": outcome.nodes,
+            "backtracks": outcome.backtracks,
+            "time_s": seconds,
+        }
+        if compiled is not None:
+            stats["compile_s"] = round(compiled, 3)
+        if outcome.stopped:
+            stats["stopped"] = outcome.stopped
+        exhausted = outcome.exhausted
+        found = outcome.solutions
+        proof = Proof(
+            "exhaustive-search" if exhausted else "witness" if len(found) >= 2 else "none",
+            {"nodes": outcome.nodes, "complete": exhausted},
+        )
+        return make_result(
+            puzzle, self.name, found, exhausted=exhausted, limit=limit, stats=stats, proof=proof
+        )
