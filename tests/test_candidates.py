@@ -190,3 +190,15 @@ def test_cli_bad_cap_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> Non
         main(["candidates", "--cap", "0", "-"])
     assert stop.value.code == 2
     assert "--cap" in capsys.readouterr().err
+
+
+def test_cli_render_draws_every_candidate_as_a_pencil_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, out = tmp_path / "p.txt", tmp_path / "marks.svg"
+    path.write_text("..3.\n....\n....\n.1..\n")
+    assert main(["candidates", str(path), "--render", str(out)]) == 0
+    assert "44 candidates" in capsys.readouterr().out
+    assert out.read_text().count('class="mark"') == 44 - 2  # the two givens are drawn as such
+    assert main(["candidates", str(path), "--render", str(tmp_path / "marks.txt")]) == 2
+    assert "name an .svg or .png file" in capsys.readouterr().err

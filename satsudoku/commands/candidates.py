@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from satsudoku.commands.common import (
@@ -14,8 +15,10 @@ from satsudoku.commands.common import (
     positive_float,
     positive_int,
 )
-from satsudoku.errors import SatsudokuError
+from satsudoku.errors import PuzzleError, SatsudokuError
+from satsudoku.io.output import write_output
 from satsudoku.puzzle import Puzzle
+from satsudoku.render import render_svg, svg_to_png
 from satsudoku.result import Status
 from satsudoku.tools.candidates import (
     MAX_CAP,
@@ -55,6 +58,12 @@ def register(subparsers: Any) -> None:
         "--timeout", type=positive_float, metavar="S", help="seconds per puzzle (then: unknown)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
+    parser.add_argument(
+        "--render",
+        metavar="OUT",
+        help="also draw the puzzle with its candidates as pencil marks: OUT.svg or OUT.png "
+        "(one puzzle per input)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -63,13 +72,28 @@ def run(args: argparse.Namespace) -> int:
         raise SatsudokuError(f"--cap {args.cap} is above the supported {MAX_CAP:,}")
     if args.solver is not None and args.backend not in ("sat", "all"):
         raise SatsudokuError(f"--solver does not apply to --backend {args.backend}")
+    if args.render is not None:
+        _render_kind(args.render)  # a bad name fails before any solving
     for index, puzzle in enumerate(load_puzzles(args)):
+        if args.render is not None and index:
+            raise PuzzleError("--render draws one puzzle, but the input holds several")
         found = _candidates(puzzle, args)
+        if args.render is not None and found.complete and found.status is not Status.UNSATISFIABLE:
+            svg = render_svg(puzzle, marks=[sorted(digits) for digits in found.counts])
+            kind = _render_kind(args.render)
+            write_output(args.render, svg_to_png(svg) if kind == "png" else svg)
         if args.json:
             print(json.dumps(candidates_json(index, puzzle, found)), flush=True)
         else:
             print(render_candidates(index, puzzle, found), flush=True)
     return 0
+
+
+def _render_kind(output: str) -> str:
+    suffix = Path(output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise SatsudokuError(f"--render {output}: name an .svg or .png file")
+    return suffix[1:]
 
 
 def _candidates(puzzle: Puzzle, args: argparse.Namespace) -> CandidateCounts:

@@ -4,8 +4,9 @@ grid, regions, givens, every rule element and, when asked, the solution in anoth
 from __future__ import annotations
 
 import importlib
+import math
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from satsudoku.errors import SatsudokuError
@@ -20,8 +21,12 @@ GIVEN_INK, SOLUTION_INK = "#000000", "#1E5FD8"
 OUTSIDE = {"sandwich", "xsum", "skyscraper", "numberedroom", "littlekiller"}
 
 
-def render_svg(puzzle: Puzzle, solution: Grid | None = None) -> str:
-    """The SVG text of `puzzle`; `solution`'s digits fill the empty cells in blue."""
+def render_svg(
+    puzzle: Puzzle, solution: Grid | None = None, marks: Sequence[Iterable[int]] | None = None
+) -> str:
+    """The SVG text of `puzzle`; `solution`'s digits fill the empty cells in blue; `marks`
+    (per cell, row-major, digits) are drawn small in the cells without a given, as pencil
+    marks (`satsudoku candidates --render`)."""
     specs = [(rule, rule.to_spec()) for rule in puzzle.rules]
     margin = 1.0 if any(spec["type"] in OUTSIDE for _, spec in specs) else 0.25
     header = 0.8 if puzzle.title else 0
@@ -37,6 +42,8 @@ def render_svg(puzzle: Puzzle, solution: Grid | None = None) -> str:
         _draw(scene, rule, spec)
     _grid_lines(scene, puzzle)
     _digits(scene, puzzle, solution)
+    if marks is not None:
+        _marks(scene, puzzle, marks)
     canvas = scene.canvas
     if puzzle.title:  # a long title shrinks to the width (a character is ~0.6 of its size)
         size = min(0.4 * CELL, 0.95 * canvas.width / (0.62 * len(puzzle.title)))
@@ -124,6 +131,25 @@ def _digits(scene: Scene, puzzle: Puzzle, solution: Grid | None) -> None:
                     class_="solved",
                 ),
             )
+
+
+def _marks(scene: Scene, puzzle: Puzzle, marks: Sequence[Iterable[int]]) -> None:
+    """Digit d at its place in a small rows × cols keypad (1 2 3 / 4 5 6 / 7 8 9 on 9×9)."""
+    n = puzzle.size
+    rows = puzzle.shape.box_rows or max(r for r in range(1, math.isqrt(n) + 1) if n % r == 0)
+    cols = -(-n // rows)
+    step = CELL / max(rows, cols)
+    symbols = puzzle.symbols
+    for index, digits in enumerate(marks):
+        cell = divmod(index, n)
+        if puzzle.givens[cell]:
+            continue
+        x, y = scene.canvas.centre(cell)
+        for digit in digits:
+            row, col = divmod(digit - 1, cols)
+            at = (x + (col - (cols - 1) / 2) * step, y + (row - (rows - 1) / 2) * step)
+            mark = symbols.symbol(digit)
+            scene.add(Layer.DIGITS, text(at, mark, 0.75 * step, fill=SOLUTION_INK, class_="mark"))
 
 
 def svg_to_png(svg: str) -> bytes:
