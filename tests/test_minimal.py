@@ -204,3 +204,10 @@ def test_cli_keep_must_name_a_given(tmp_path: Path, capsys: pytest.CaptureFixtur
     path.write_text(SEVENTEEN[0] + "\n")
     assert main(["minimal", str(path), "--reduce", "--keep", "r1c1"]) == 1
     assert "--keep r1c1: that cell is not a given" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["sat", "bitmask"])
+def test_out_of_time_is_unknown_not_minimal(backend: str) -> None:
+    verdict = find_redundant(puzzle_from_line(SEVENTEEN[0]), backend, timeout=1e-9)
+    assert verdict.status is Status.UNKNOWN and not verdict.minimal
+    assert verdict.stats["stopped"] == "timeout"
