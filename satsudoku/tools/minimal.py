@@ -219,9 +219,7 @@ def _prepare(
 
 def _stopped(verdict: Minimality, start: float) -> Minimality:
     """Out of time: the puzzle is unique (if it was found so) but minimality is unknown."""
-    stats: Stats = {**verdict.stats, "stopped": "timeout"}
-    if start:
-        stats["time_s"] = time.perf_counter() - start
+    stats: Stats = {**verdict.stats, "stopped": "timeout", "time_s": time.perf_counter() - start}
     return replace(verdict, status=Status.UNKNOWN, redundant=(), stats=stats)
 
 
