@@ -19,7 +19,9 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.verify import violations
 
-MAX_CAP = 10_000  # a 9×9 keeps at most cap·729/81 solutions (blocked and deduplicated): ~90,000
+# Each solution counted raises some count below the cap, so at most cap·n³ are kept (blocked and
+# deduplicated); typically about cap·n, as one covers n² pairs. 9×9 at 1,000: 9,000 typical.
+MAX_CAP = 1_000
 STRATEGIES = {
     "sat": "satsudoku.tools.candidates_sat:sat_candidates",
     "cpsat": "satsudoku.tools.candidates_cpsat:cpsat_candidates",
