@@ -1,0 +1,232 @@
+"""The compiled `fast` backend: known answers, agreement with the bitmask reference, limits.
+
+The kernel compiles once per machine (cached in ~/.cache/satsudoku/numba), so only the first
+test of the first run pays for it; the module shares one backend instance.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+import tomllib
+from itertools import islice
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba", reason="the fast backend needs numba: pip install 'satsudoku[fast]'")
+
+from satsudoku.backends import available, backend_names, get_backend  # noqa: E402
+from satsudoku.backends import fast_kernel as kernel  # noqa: E402
+from satsudoku.backends.bitmask import BitmaskBackend  # noqa: E402
+from satsudoku.backends.fast import FastBackend, build_structure  # noqa: E402
+from satsudoku.cli import main  # noqa: E402
+from satsudoku.crosscheck import CrossCheckBackend  # noqa: E402
+from satsudoku.errors import UnsupportedPuzzleError  # noqa: E402
+from satsudoku.grid import Grid, Shape  # noqa: E402
+from satsudoku.io import iter_puzzles, read_puzzles  # noqa: E402
+from satsudoku.puzzle import Puzzle  # noqa: E402
+from satsudoku.result import Status  # noqa: E402
+from satsudoku.verify import is_solution  # noqa: E402
+from tests.conftest import BUNDLED, REPO, grid_from_line, puzzle_from_line  # noqa: E402
+
+fast = FastBackend()
+reference = BitmaskBackend()
+FAMILY_MODELS = [
+    REPO / "models" / path
+    for path in (
+        "classic/empty-4x4.toml",
+        "classic/empty-6x6-first-row.toml",
+        "classic/ai-escargot.toml",
+        "classic/acwing-169-16x16.json",
+        "variants/groups/jigsaw-6x6.json",
+        "variants/groups/windoku-6x6.json",
+        "variants/groups/extraregion-6x6.json",
+        "variants/groups/disjointgroups-6x6.json",
+        "variants/chess/antiking-6x6.json",
+        "variants/chess/antiknight-6x6.json",
+        "x-sudoku/diagonal-sample.json",
+        "variants/real/jigsaw.json",
+        "variants/real/jigsaw-16x16.json",
+        "variants/real/x-sudoku-16x16.json",
+    )
+]
+
+
+def test_registered_as_a_partial_backend() -> None:
+    assert "fast" in backend_names() and "fast" in available(partial=True)
+    assert "fast" not in available()  # it refuses most variants: not in every-backend tests
+    assert isinstance(get_backend("fast"), FastBackend)
+
+
+def test_empty_4x4_has_288_grids() -> None:
+    result = fast.solve(Puzzle.empty(Shape(2, 2)), limit=300)
+    assert result.status is Status.MULTIPLE and result.exhausted and result.count == 288
+
+
+def test_tdoku_labelled_solution_counts_are_reproduced() -> None:
+    """43 puzzles with exact counts 0, 1 (with solution) and 3..847, one batch call."""
+    lines = (BUNDLED / "tdoku-test-puzzles.labeled.txt").read_text().splitlines()
+    rows = [line.split(":") for line in lines]
+    puzzles = [puzzle_from_line(puzzle_text) for puzzle_text, *_ in rows]
+    for (text, count, *solution), result in zip(
+        rows, fast.solve_many(puzzles, limit=1000), strict=True
+    ):
+        assert result.exhausted and result.count == int(count), text
+        if int(count) == 0:
+            assert result.status is Status.UNSATISFIABLE
+        if solution:
+            assert result.solution == grid_from_line(solution[0])
+
+
+@pytest.mark.parametrize("stem", ["16x16-acwing169-sample", "25x25-durr-example"])
+def test_large_samples_have_their_known_solution(stem: str) -> None:
+    puzzles = (BUNDLED / f"{stem}.txt").read_text().split()
+    solutions = (BUNDLED / f"{stem}.solutions.txt").read_text().split()
+    for puzzle_text, solution in zip(puzzles, solutions, strict=True):
+        result = fast.solve(puzzle_from_line(puzzle_text))
+        assert result.status is Status.UNIQUE and result.solution == grid_from_line(solution)
+
+
+@pytest.mark.parametrize("path", FAMILY_MODELS, ids=lambda p: str(p.relative_to(REPO / "models")))
+def test_family_models_give_their_recorded_answer(path: Path) -> None:
+    """Jigsaw, windoku, extra region, disjoint groups, anti-king/knight, diagonals, classic:
+    the model's recorded count (exhausted, exactly) or its unique published solution."""
+    (puzzle,) = read_puzzles(path)
+    count = recorded_count(path)
+    if count is None:
+        result = fast.solve(puzzle)
+        assert result.status is Status.UNIQUE and result.solution == puzzle.solution
+    else:
+        result = fast.solve(puzzle, limit=count + 1)
+        assert result.exhausted and result.count == count
+
+
+def recorded_count(path: Path) -> int | None:
+    text = path.read_text()
+    doc = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    count = doc.get("count")
+    return None if count is None else int(count)
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(p.name for p in BUNDLED.glob("*.txt") if not p.name.endswith(".solutions.txt")),
+)
+def test_agrees_with_bitmask_on_bundled_samples(name: str) -> None:
+    """Verdicts match; a unique solution is the same grid; witnesses of `multiple` differ
+    in general, so those puzzles are counted by both (up to 200) instead."""
+    puzzles = list(read_puzzles(BUNDLED / name))
+    for puzzle, result in zip(puzzles, fast.solve_many(puzzles), strict=True):
+        expected = reference.solve(puzzle)
+        assert result.status is expected.status, puzzle.origin
+        if result.status is Status.MULTIPLE:
+            many, truth = fast.solve(puzzle, limit=200), reference.solve(puzzle, limit=200)
+            assert many.exhausted is truth.exhausted
+            if truth.exhausted:
+                assert set(many.solutions) == set(truth.solutions)
+        else:
+            assert result.solutions == expected.solutions
+
+
+def test_agrees_with_bitmask_on_shared_datasets(shared_data: Path) -> None:
+    """The first puzzles of every classic-family dataset in ../shared/data (jigsaw too)."""
+    checked = 0
+    for path in sorted(shared_data.glob("*.txt")):
+        if any(word in path.name for word in ("solutions", "ratings", "killer", "25x25")):
+            continue
+        fmt = "jigsaw" if "jigsaw" in path.name else "auto"
+        puzzles = list(islice(iter_puzzles(path, fmt=fmt), 3))
+        for puzzle, result in zip(puzzles, fast.solve_many(puzzles), strict=True):
+            expected = reference.solve(puzzle, timeout=20)
+            assert expected.status is not Status.UNKNOWN, puzzle.origin
+            assert result.status is expected.status, puzzle.origin
+            if result.status is Status.UNIQUE:
+                assert result.solutions == expected.solutions, puzzle.origin
+            checked += 1
+    assert checked >= 40
+
+
+def test_unsatisfiable_givens() -> None:
+    twice = "11" + "." * 79  # the same digit twice in row 1
+    assert fast.solve(puzzle_from_line(twice)).status is Status.UNSATISFIABLE
+    # Consistent at first sight, but r1c9 can hold no digit: 1-8 in its row, 9 in its column.
+    hidden = "12345678." + "........9" + "." * 63
+    result = fast.solve(puzzle_from_line(hidden))
+    assert result.status is Status.UNSATISFIABLE and result.exhausted
+
+
+def test_node_limit_and_timeout_stop_with_unknown() -> None:
+    empty = Puzzle.empty(Shape(2, 2))  # 288 grids in 569 nodes
+    capped = fast.solve(empty, limit=10**6, max_nodes=50)
+    assert capped.status is Status.MULTIPLE and not capped.exhausted  # found some, not all
+    assert capped.stats["stopped"] == "node limit" and capped.stats["nodes"] == 50
+    hard = puzzle_from_line("." * 1296)  # empty 36x36: counting its grids never ends
+    began = time.perf_counter()
+    timed = fast.solve(hard, limit=10**9, timeout=0.3)
+    assert timed.stats["stopped"] == "timeout" and not timed.exhausted
+    assert time.perf_counter() - began < 3
+    nothing = fast.solve(puzzle_from_line("." * 81), max_nodes=0)
+    assert nothing.status is Status.UNKNOWN and nothing.stats["stopped"] == "node limit"
+
+
+def test_largest_and_smallest_boards() -> None:
+    one = fast.solve(Puzzle.empty(Shape(1, 1)))
+    assert one.status is Status.UNIQUE and one.solution == Grid(1, (1,))
+    full = fast.solve(Puzzle.empty(Shape(8, 8)), limit=1)  # 64 digits: every bit of the word
+    assert full.status is Status.SOLVED and full.solution is not None
+    assert is_solution(Puzzle.empty(Shape(8, 8)), full.solution)
+
+
+def test_solve_many_keeps_order_across_shapes_and_batches() -> None:
+    lines = (BUNDLED / "top1465.txt").read_text().split()[:5]
+    mixed = [puzzle_from_line(line) for line in lines]
+    mixed.insert(2, Puzzle.empty(Shape(2, 2)))
+    mixed.append(puzzle_from_line((BUNDLED / "16x16-acwing169-sample.txt").read_text().split()[0]))
+    batched = list(fast.solve_many(mixed))
+    one_by_one = [fast.solve(p) for p in mixed]
+    assert [r.status for r in batched] == [r.status for r in one_by_one]
+    assert [r.solutions for r in batched] == [r.solutions for r in one_by_one]
+
+
+def test_rules_outside_the_family_are_refused_in_one_line() -> None:
+    (killer,) = read_puzzles(REPO / "models" / "variants" / "killer" / "killer-6x6.json")
+    reason = fast.supports(killer)
+    assert reason is not None and "'killer'" in reason and "\n" not in reason
+    with pytest.raises(UnsupportedPuzzleError, match="all-different rules only"):
+        fast.solve(killer)
+    (windoku,) = read_puzzles(REPO / "models" / "variants" / "groups" / "windoku-6x6.json")
+    assert fast.supports(windoku) is None
+
+
+def test_backend_all_skips_it_for_other_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    killer = REPO / "models" / "variants" / "killer" / "killer-6x6.json"
+    (puzzle,) = read_puzzles(killer)
+    result = CrossCheckBackend(["bitmask", "fast"]).solve(puzzle)
+    assert result.status is Status.UNIQUE and result.stats["fast_status"] == "skipped"
+    assert main(["solve", str(killer), "--backend", "fast"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "killer-6x6.json" in err and "'killer'" in err
+
+
+def test_a_cell_listed_twice_in_a_group_makes_the_puzzle_unsatisfiable() -> None:
+    """AllDifferent((c, c)) cannot hold (the verifier says so too): the structure empties c."""
+    from satsudoku.constraints import AllDifferent
+
+    structure = build_structure(Shape(2, 2), [AllDifferent(((0, 0), (0, 0)))])
+    assert int(structure.allowed[0]) == 0 and int(structure.allowed[1]) == 0b1111
+
+
+def test_cache_dir_is_private_to_the_user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel.config, "CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path, why = kernel._safe_cache_dir()
+    assert path == str(tmp_path / "satsudoku" / "numba") and why == "user cache"
+    assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0
+    os.chmod(path, 0o777)  # someone else could plant a pickle there: no cache at all
+    path, why = kernel._safe_cache_dir()
+    assert path is None and "not private" in why
+    monkeypatch.setattr(kernel.config, "CACHE_DIR", str(tmp_path / "mine"))
+    assert kernel._safe_cache_dir() == (str(tmp_path / "mine"), "NUMBA_CACHE_DIR")
