@@ -21,7 +21,11 @@ from satsudoku.grid import Cell, Shape
 
 
 class Rule(Protocol):
-    """A variant rule: `type` names it in documents; `constraints` is what a solution obeys."""
+    """A variant rule: `type` names it in documents; `constraints` is what a solution obeys.
+
+    A class may also set `digit_symmetric: ClassVar[bool] = True` when relabelling digits maps
+    its solutions onto solutions (counting then skips relabelled copies); absent means False.
+    """
 
     type: ClassVar[str]
 

@@ -167,6 +167,7 @@ class Clone:
     """
 
     type: ClassVar[str] = "clone"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
     pairs: tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]
 
     @classmethod

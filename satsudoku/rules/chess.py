@@ -30,6 +30,7 @@ class AntiKnight:
     """Cells a chess knight's move apart hold different digits."""
 
     type: ClassVar[str] = "antiknight"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKnight:
@@ -49,6 +50,7 @@ class AntiKing:
     """Cells a chess king's move apart (diagonally touching) hold different digits."""
 
     type: ClassVar[str] = "antiking"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKing:

@@ -22,6 +22,7 @@ class Classic:
     """
 
     type: ClassVar[str] = "classic"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for house in shape.houses():
@@ -41,6 +42,7 @@ class Diagonal:
     (bottom-left to top-right, f-puzzles' naming), `diagonal-` the main one."""
 
     type: ClassVar[str] = "diagonal"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
     positive: bool = True
     negative: bool = True
 

@@ -24,6 +24,7 @@ class DisjointGroups:
     """Cells in the same position of every box hold different digits."""
 
     type: ClassVar[str] = "disjointgroups"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> DisjointGroups:
@@ -48,6 +49,7 @@ class Windoku:
     (the four windows of a 9×9 at rows/columns 2–4 and 6–8)."""
 
     type: ClassVar[str] = "windoku"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Windoku:
@@ -74,6 +76,7 @@ class ExtraRegion:
     """The given cells hold different digits (all n of them when the region has n cells)."""
 
     type: ClassVar[str] = "extraregion"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
     cells: tuple[Cell, ...]
 
     @classmethod

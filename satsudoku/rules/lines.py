@@ -77,6 +77,7 @@ class Palindrome:
     """Each line reads the same from both ends."""
 
     type: ClassVar[str] = "palindrome"
+    digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
     lines: Lines
 
     @classmethod
