@@ -88,7 +88,7 @@ class _Graph:
         self.weak: dict[int, set[int]] = {v: set() for v in nodes}
         for v in nodes:
             cell, d = divmod(v, n)
-            for other in range(n):  # the same cell: another digit
+            for other in range(n if kind != "x" else 0):  # the same cell: another digit
                 w = cell * n + other
                 if other != d and w in node_set:
                     self.weak[v].add(w)

@@ -89,13 +89,23 @@ def _finned_covers(
     by_rows: bool,
     box_of: list[int],
 ) -> list[tuple[frozenset[int], list[int]]]:
-    """Cover choices whose leftover places (the fins) all sit in one box."""
+    """Cover choices whose leftover places (the fins) all sit in one box.
+
+    For each box holding base places, the places outside it fix most of the cover; the
+    cover is completed from the box's own cross lines, and what stays outside are the fins.
+    """
+    places = [(_cell(n, ln, k, by_rows), k) for ln, w in base for k in w]
     out = []
-    for cover in combinations(sorted(union), size):
-        chosen = frozenset(cover)
-        fins = [_cell(n, ln, k, by_rows) for ln, w in base for k in w if k not in chosen]
-        if fins and len({box_of[f] for f in fins}) == 1 and box_of[fins[0]] >= 0:
-            out.append((chosen, fins))
+    for box in {box_of[cell] for cell, _ in places if box_of[cell] >= 0}:
+        fixed = frozenset(k for cell, k in places if box_of[cell] != box)
+        if len(fixed) > size:
+            continue
+        inside = sorted({k for cell, k in places if box_of[cell] == box} - fixed)
+        for extra in combinations(inside, size - len(fixed)):
+            cover = fixed | frozenset(extra)
+            fins = [cell for cell, k in places if k not in cover]
+            if fins and len(cover) == size:
+                out.append((cover, fins))
     return out
 
 
@@ -121,7 +131,8 @@ def _step(
 ) -> Step:
     base_word, cover_word = ("rows", "columns") if by_rows else ("columns", "rows")
     name = ("finned " if fins else "") + NAMES[size]
-    fin_text = f" with fin {', '.join(board.layout.name(f) for f in fins)}" if fins else ""
+    fin_names = ", ".join(board.layout.name(f) for f in sorted(fins))
+    fin_text = f" with fin{'s' * (len(fins) > 1)} {fin_names}" if fins else ""
     text = (
         f"{name} on {digit} in {base_word} {','.join(str(b + 1) for b in sorted(base))}, "
         f"{cover_word} {','.join(str(c + 1) for c in sorted(cover))}{fin_text}: "

@@ -72,17 +72,18 @@ def propagate(
                 made += len(step.eliminations) + len(step.placements)
                 progress = True
                 break
-        if not progress:
-            why = board.broken()
-            return made, why
+        if not progress:  # the last round checked every cell and house: nothing is broken
+            return made, None
     return made, None
 
 
 def _outcomes(
-    board: Board, helpers: Sequence[Helper], cells_only: bool = False
-) -> dict[tuple[int, int], tuple[Board, int, str | None]]:
-    """Every open candidate's propagation: (board after, deductions, contradiction)."""
+    board: Board, helpers: Sequence[Helper], cells_only: bool
+) -> tuple[dict[tuple[int, int], tuple[Board, int, str | None]], tuple[int, int, int, str] | None]:
+    """Every open candidate's propagation (board after, deductions, contradiction), and the
+    shortest contradiction: once one is known, longer propagations are cut short."""
     out = {}
+    shortest: tuple[int, int, int, str] | None = None  # (deductions, cell, digit, why)
     for cell in board.open_cells():
         mask = board.cands[cell]
         if cells_only and mask.bit_count() != 2:
@@ -90,9 +91,13 @@ def _outcomes(
         for digit in digits_of(mask):
             trial = board.copy()
             trial.place(cell, digit)
-            made, why = propagate(trial, helpers)
-            out[(cell, digit)] = (trial, made + 1, why)
-    return out
+            budget = shortest[0] if shortest else 10_000
+            made, why = propagate(trial, helpers, budget)
+            made += 1  # the assumption itself
+            if why is not None and (shortest is None or made < shortest[0]):
+                shortest = (made, cell, digit, why)
+            out[(cell, digit)] = (trial, made, why)
+    return out, shortest
 
 
 def forcing_finder(
@@ -102,7 +107,18 @@ def forcing_finder(
 
     def find(board: Board) -> Step | None:
         layout = board.layout
-        outcomes = _outcomes(board, helpers, cells_only)
+        outcomes, shortest = _outcomes(board, helpers, cells_only)
+        if shortest is not None:
+            made, cell, digit, why = shortest
+            gone = ((cell, digit),)
+            text = (
+                f"{title} (contradiction): if {layout.name(cell)} were {digit}, "
+                f"{made} deductions later {why}: {removal_text(layout, gone)}"
+            )
+            level = round(base + length_bonus(made), 1)
+            return Step(f"{title} (contradiction)", level, text, eliminations=gone)
+        # No contradiction, so every propagation ran to its end: look for agreement between
+        # every candidate of a cell, or every place of a digit in a house.
         best: Step | None = None
 
         def offer(step: Step) -> None:
@@ -110,22 +126,11 @@ def forcing_finder(
             if best is None or step.difficulty < best.difficulty:
                 best = step
 
-        for (cell, digit), (_trial, made, why) in outcomes.items():
-            if why is not None:
-                gone = ((cell, digit),)
-                text = (
-                    f"{title} (contradiction): if {layout.name(cell)} were {digit}, "
-                    f"{made} deductions later {why}: {removal_text(layout, gone)}"
-                )
-                level = round(base + length_bonus(made), 1)
-                offer(Step(f"{title} (contradiction)", level, text, eliminations=gone))
-        if best is not None:
-            return best
-        # Every candidate of a cell, or every place of a digit in a house, agrees.
         for cell in board.open_cells():
             branches = [(cell, d) for d in digits_of(board.cands[cell])]
             if all(b in outcomes for b in branches):
-                _offer_common(board, branches, outcomes, f"{layout.name(cell)}", base, title, offer)
+                where = layout.name(cell)
+                _offer_common(board, branches, outcomes, where, base, title, offer)
         if not cells_only:
             full = (1 << board.n) - 1
             for house in layout.houses:
@@ -164,11 +169,11 @@ def _offer_common(
             level = round(base + length_bonus(made), 1)
             offer(Step(f"{title} (forcing)", level, text, placements=((cell, digit),)))
             return
-    common = board.cands.copy()
+    kept = [0] * len(board.cands)  # candidates some branch keeps; the others go in all
     for trial in boards:
         for i, mask in enumerate(trial.cands):
-            common[i] &= mask
-    gone = tuple((c, d) for c in board.open_cells() for d in digits_of(board.cands[c] & ~common[c]))
+            kept[i] |= mask
+    gone = tuple((c, d) for c in board.open_cells() for d in digits_of(board.cands[c] & ~kept[c]))
     if gone:
         made = max(m for _, m, _ in results)
         text = f"{title} ({where}): every choice agrees; {removal_text(layout, gone)}"

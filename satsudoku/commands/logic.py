@@ -1,0 +1,98 @@
+"""`satsudoku logic`: solve as a person would, step by step, each step said in words."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from satsudoku.backends import get_backend
+from satsudoku.commands.common import add_input_options, load_puzzles, positive_int
+from satsudoku.logic.rating import logic_rating
+from satsudoku.logic.show import pencil_marks
+from satsudoku.logic.solver import LogicResult, solve_logically
+from satsudoku.logic.state import Board
+from satsudoku.puzzle import Puzzle
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "logic",
+        help="solve by human techniques, explaining each step",
+        description="Apply solving techniques in order of difficulty (singles, locked "
+        "candidates, subsets, fish, wings, chains, forcing chains) and say what each step "
+        "finds; where logic runs out, print the pencil marks and the search's verdict.",
+    )
+    add_input_options(parser)
+    parser.add_argument("--steps", action="store_true", help="print every step, numbered")
+    parser.add_argument(
+        "--until",
+        type=positive_int,
+        metavar="STEP",
+        help="stop after step STEP and print the pencil marks there",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for index, puzzle in enumerate(load_puzzles(args), 1):
+        board = Board.from_puzzle(puzzle)
+        result = solve_logically(board, max_steps=args.until)
+        search = None if result.status in ("solved", "contradiction") else _search(puzzle, board)
+        if args.json:
+            print(json.dumps(_record(index, puzzle, result, search)))
+            continue
+        if args.steps or args.until:
+            for number, step in enumerate(result.steps, 1):
+                print(f"{number:4d}. {step.text}")
+        print(f"puzzle {index}: {_summary(result)}")
+        if search is not None:
+            print(pencil_marks(result.board, puzzle))
+            print(f"search from here (bitmask): {search}")
+    return 0
+
+
+def _summary(result: LogicResult) -> str:
+    count = f"{len(result.steps)} step{'s' * (len(result.steps) != 1)}"
+    hardest = (
+        f"; hardest: {result.hardest.technique} ({result.hardest.difficulty})"
+        if result.hardest
+        else ""
+    )
+    if result.status == "solved":
+        return f"solved by logic in {count}{hardest}"
+    if result.status == "contradiction":
+        return f"no solution: after {count}, {result.reason}{hardest}"
+    if result.status == "stopped":
+        return f"stopped after {count}{hardest}"
+    return f"logic runs out after {count}{hardest}"
+
+
+def _search(puzzle: Puzzle, board: Board) -> str:
+    """The bitmask search's verdict from the logic's placements (all of them sound)."""
+    from satsudoku.grid import Grid
+
+    here = Puzzle(puzzle.shape, Grid(puzzle.size, tuple(board.values)), puzzle.rules)
+    return get_backend("bitmask").solve(here, limit=2).status.value
+
+
+def _record(index: int, puzzle: Puzzle, result: LogicResult, search: str | None) -> dict[str, Any]:
+    layout = result.board.layout
+    record: dict[str, Any] = {
+        "index": index,
+        "logic": result.status,
+        "rating": logic_rating(result),
+        "technique": result.hardest.technique if result.hardest else None,
+        "steps": [step.to_json(layout) for step in result.steps],
+    }
+    if result.reason:
+        record["reason"] = result.reason
+    if search is not None:
+        symbols = puzzle.symbols
+        record["candidates"] = [
+            "".join(symbols.symbol(d + 1) for d in range(puzzle.size) if mask >> d & 1)
+            for mask in result.board.cands
+        ]
+        record["search"] = search
+    return record

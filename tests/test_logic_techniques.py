@@ -1,0 +1,204 @@
+"""Each technique on a puzzle that needs it: the easier techniques get stuck, this one finds
+the step a person would write down, and the SAT backend confirms every claim of it.
+
+The puzzles are from sudoku-exchange-graded (QQWing puzzles, public domain; see
+tests/data/SOURCES.md); the sentences were read and checked by hand against the grids.
+"""
+
+# ruff: noqa: E501  (the expected sentences are data, kept whole to be read)
+from __future__ import annotations
+
+import pytest
+
+from satsudoku.io.text import ReadOptions, parse_line
+from satsudoku.logic.check import false_claims
+from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically
+from satsudoku.logic.state import Board
+
+# (technique, puzzle, the step's own name, the sentence it says)
+CASES = [
+    (
+        "hidden single in a box",
+        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
+        "hidden single",
+        "hidden single: 8 in box 2 → r1c6",
+    ),
+    (
+        "hidden single",
+        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
+        "hidden single",
+        "hidden single: 9 in column 2 → r3c2",
+    ),
+    (
+        "direct locked candidates",
+        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
+        "direct pointing",
+        "direct pointing: 7 in box 9 lies in row 8 (r8c7, r8c9): remove 7 from r8c1, r8c3, r8c5 → hidden single r4c1 = 7",
+    ),
+    (
+        "direct hidden pair",
+        "..6...7.....7.9.....81.39..4.......28..2.5..16.3...4.5.4..1..6.1.......4..26.41..",
+        "direct hidden pair",
+        "direct hidden pair 25 in row 3 (r3c1, r3c5): remove 6 from r3c5; 7 from r3c1 → hidden single r3c2 = 7",
+    ),
+    (
+        "naked single",
+        "..35.92...28...69...4...5......9.......7.4....9.3.2.7.15.....86.8.....4.4.6...9.5",
+        "naked single",
+        "naked single: r7c6 can only be 3",
+    ),
+    (
+        "direct hidden triple",
+        "..35.92...28...69...4...5......9.......7.4....9.3.2.7.15.....86.8.....4.4.6...9.5",
+        "direct hidden triple",
+        "direct hidden triple 269 in column 4 (r3c4, r7c4, r8c4): remove 4 from r7c4; 8 from r3c4 → hidden single r7c5 = 4",
+    ),
+    (
+        "full house",
+        ".4.....6.3...6...1..93..2.....5849...5.2.6.1...7931.....1..78..8...2...4.3.....5.",
+        "full house",
+        "full house: 7 is missing from box 5 → r5c5",
+    ),
+    (
+        "locked candidates",
+        ".825........6.3..9....24..3.24....31..1.4.9..69....48.4..96....1..2.5........167.",
+        "pointing",
+        "pointing: 7 in box 1 lies in row 2 (r2c1, r2c3): remove 7 from r2c5, r2c7",
+    ),
+    (
+        "naked pair",
+        "9..16.2.......95.8..1.5.9.6...687..2....2....2..391...5.6.7.8..8.95.......7.18..4",
+        "naked pair",
+        "naked pair 39 in column 8 (r4c8, r7c8): remove 3 from r1c8, r3c8, r5c8; 9 from r5c8",
+    ),
+    (
+        "X-wing",
+        "6..185..9.........59.....878.......3...7.4....54.2.91..8.2.3.9.46.....31..7.4.5..",
+        "X-wing",
+        "X-wing on 2 in rows 1,8, columns 3,7: remove 2 from r3c7, r4c3, r5c7",
+    ),
+    (
+        "hidden pair",
+        "3..8....5.2.9...4...6.143....9....83..2...5..53....4....734.6...6...9.7.1....7..9",
+        "hidden pair",
+        "hidden pair 45 in row 9 (r9c2, r9c3): remove 8 from r9c2, r9c3",
+    ),
+    (
+        "naked triple",
+        ".4....59.89.5...623.5..28.......1.4...6.9.7...3.6.......47..1.668...4.57.73....8.",
+        "naked triple",
+        "naked triple 123 in box 8 (r8c4, r8c5, r9c4): remove 1 from r9c5; 2 from r7c5, r9c5; 3 from r7c5, r7c6",
+    ),
+    (
+        "swordfish",
+        ".6..4..3..7..9..8...1...5....61.28..1.......2.8.3.4.6.7.......6.19.6.37.....1....",
+        "swordfish",
+        "swordfish on 2 in rows 2,6,8, columns 1,3,4: remove 2 from r1c1, r1c3, r1c4, r3c1, r3c4, r7c3, r7c4, r9c3, r9c4",
+    ),
+    (
+        "turbot fish",
+        "2..9.....8..5.3....547.6..2..8.....9.97...42.1.....3..3..1.589....8.2..3.....7..5",
+        "skyscraper",
+        "skyscraper on 4: r6c4=r6c2 (row 6), r7c2=r7c5 (row 7), r6c2 sees r7c2: r6c4 or r7c5 is 4; remove 4 from r4c5, r9c4",
+    ),
+    (
+        "XY-wing",
+        "........9.145...6.7.64..........5.4.6.93.81.7.7.6..........75.8.8...432.1........",
+        "XY-wing",
+        "XY-wing: pivot r1c4 (12), pincers r1c1, r3c5: one of them is 3; remove 3 from r3c2",
+    ),
+    (
+        "finned X-wing",
+        "49...13...6...9..8..738..9..8....7...36.7.52...2....1..1..479..8..6...3...91...87",
+        "finned X-wing",
+        "finned X-wing on 4 in columns 3,9, rows 4,8 with fins r5c9, r6c9: remove 4 from r4c8",
+    ),
+    (
+        "finned swordfish",
+        ".9.37..6....8.4..3.3..295....9...2..7...8...9..2...4....143..2.6..2.7....7..98.4.",
+        "finned swordfish",
+        "finned swordfish on 1 in rows 1,4,6, columns 2,6,7 with fins r4c8, r4c9, r6c8, r6c9: remove 1 from r5c7",
+    ),
+    (
+        "XYZ-wing",
+        ".1..84.92..4...8..5.3..........9..5....7.6....7..3..........1.9..8...7..19.37..8.",
+        "XYZ-wing",
+        "XYZ-wing: pivot r5c3 (129), pincers r4c3, r5c7: one of them is 2; remove 2 from r5c1",
+    ),
+    (
+        "hidden triple",
+        "1...5...6...482.....71.64...56...13...2...5....85.42..2.......33..2.9..4....6....",
+        "hidden triple",
+        "hidden triple 479 in row 9 (r9c2, r9c3, r9c7): remove 1 from r9c3; 5 from r9c3; 8 from r9c2, r9c7",
+    ),
+    (
+        "W-wing",
+        "2...1...7...2.7....5.....2...5.2.4....15492..3..7.8..1.7.8.4.3..........63.....85",
+        "W-wing",
+        "W-wing: r1c2 and r2c5 are both 89, and 8 in row 3 is at r3c1 or r3c5: one of the pair is 9; remove 9 from r1c4",
+    ),
+    (
+        "X-chain",
+        "2.4..39.1.6...2.3.1...79..4652........1...3........2455..38...2.2.4...5.9.32..8.6",
+        "X-chain",
+        "X-chain: (7)r9c6 =(7)r9c8 -(7)r1c8 =(7)r2c9 -(7)r2c1 =(7)r8c1: remove 7 from r8c6",
+    ),
+    (
+        "alternating inference chain",
+        "9..38...4.2.9...7.....27.....6....452.9...7.645....9.....49.....9...1.2.3...65..1",
+        "alternating inference chain",
+        "alternating inference chain: (6)r3c2 =(6)r2c1 -(6)r8c1 =(5)r8c1 -(5)r3c1 =(8)r3c1: remove 8 from r3c2",
+    ),
+    (
+        "naked quad",
+        "..4.6.5..23.....94..........76...82.....2....1..7.3..6...145...8.......7.91...34.",
+        "naked quad",
+        "naked quad 1578 in box 2 (r2c4, r2c5, r2c6, r3c5): remove 7 from r1c6, r3c6; 8 from r1c4, r1c6, r3c4, r3c6",
+    ),
+    (
+        "jellyfish",
+        "6.......3..37.48....49.32...........2.84.65.9.9..5..8.8.......1....9......68.54..",
+        "jellyfish",
+        "jellyfish on 1 in rows 2,3,5,9, columns 1,2,5,8: remove 1 from r1c5, r4c1, r4c8, r6c1",
+    ),
+    (
+        "forcing chain",
+        ".9......8...6..3.9..5.8..279....24..1..5.8..3..89....564..5.8..5.9..1...2......5.",
+        "forcing chain (contradiction)",
+        "forcing chain (contradiction): if r4c3 were 6, 6 deductions later row 6 has no place for 6: remove 6 from r4c3",
+    ),
+    (
+        "finned jellyfish",
+        ".92.8.13..3.....5....396....86.5.92.....2....9..6.7..1..5.3.6...........21.....95",
+        "finned jellyfish",
+        "finned jellyfish on 4 in rows 1,2,5,9, columns 3,4,6,7 with fin r1c1: remove 4 from r3c3",
+    ),
+    (
+        "XY-chain",
+        "3......2..645........9.16.4.1...73..7.......1..58...9.5.16.3........281..8......2",
+        "XY-chain",
+        "XY-chain: (4)r7c8 =(7)r7c8 -(7)r2c8 =(3)r2c8 -(3)r9c8 =(6)r9c8 -(6)r9c1 =(4)r9c1 -(4)r8c2 =(9)r8c2 -(9)r5c2 =(4)r5c2: remove 4 from r5c8",
+    ),
+]
+
+
+@pytest.mark.parametrize(("technique", "line", "name", "text"), CASES, ids=[c[0] for c in CASES])
+def test_technique_on_a_puzzle_that_needs_it(
+    technique: str, line: str, name: str, text: str
+) -> None:
+    puzzle = parse_line(line, ReadOptions())
+    position = TECHNIQUE_NAMES.index(technique)
+    easier = solve_logically(Board.from_puzzle(puzzle), TECHNIQUES[:position])
+    assert easier.status == "stuck"
+    step = TECHNIQUES[position].find(easier.board)
+    assert step is not None
+    assert (step.technique, step.text) == (name, text)
+    assert false_claims(puzzle, [step]) == []
+
+
+def test_every_technique_has_a_case() -> None:
+    """Each technique family's module is exercised here; the three left out need harder
+    puzzles than the tests can afford (covered by the soundness samples and bench_rate)."""
+    covered = {c[0] for c in CASES}
+    rest = set(TECHNIQUE_NAMES) - covered
+    assert rest == {"restriction", "hidden quad", "forcing chain+", "nested forcing chain"}
