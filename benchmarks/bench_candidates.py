@@ -3,6 +3,7 @@ backend, with a cross-check that every backend gives the same counts on a sample
 
 Run: python benchmarks/bench_candidates.py [--sample N] [--backend B|all] [--check K]
      [--cap K] [--data DIR] [--out results.json]
+     python benchmarks/bench_candidates.py --models 60   # every model, every backend, agree?
 
 Datasets: 17clue (unique), the same puzzles less their first two givens ("17clue-less2": tens
 of thousands of solutions each), top1465 and forum-hardest-1106; read from --data, else
@@ -25,7 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from satsudoku.grid import Grid
-from satsudoku.io import read_text
+from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.tools.candidates import STRATEGIES, agree, true_candidates
 
@@ -120,6 +121,29 @@ def cross_check(sets: dict[str, list[Puzzle]], check: int, run: Callable[..., ob
     return failures
 
 
+def models_sweep(timeout: float) -> int:
+    """Every puzzle in models/ on every backend (each under `timeout`): same candidates?"""
+    puzzles: list[Puzzle] = []
+    for path in sorted((REPO / "models").rglob("*")):
+        if path.suffix in (".json", ".toml"):
+            puzzles += read_puzzles(path)
+    failures, stopped, start = 0, 0, time.perf_counter()
+    for puzzle in puzzles:
+        results = [true_candidates(puzzle, b, timeout=timeout) for b in STRATEGIES]
+        stopped += sum(not found.complete for found in results)
+        try:
+            agree(results)
+        except Exception as exc:
+            failures += 1
+            print(f"{puzzle.origin}: {exc}", file=sys.stderr)
+    print(
+        f"models: {len(puzzles)} puzzles on {', '.join(STRATEGIES)} in "
+        f"{time.perf_counter() - start:.0f} s: {failures} disagreements, {stopped} runs "
+        f"stopped at {timeout:g} s (not compared)"
+    )
+    return failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=100, help="puzzles per dataset (100)")
@@ -128,7 +152,15 @@ def main() -> int:
     parser.add_argument("--check", type=int, default=3, help="puzzles per dataset cross-checked")
     parser.add_argument("--data", type=Path, default=None, help="folder with the dataset files")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
+    parser.add_argument(
+        "--models",
+        type=float,
+        metavar="S",
+        help="instead: every puzzle in models/ on every backend, S seconds each; must agree",
+    )
     args = parser.parse_args()
+    if args.models is not None:
+        return 1 if models_sweep(args.models) else 0
     folder = find_data(args.data)
     sets = datasets(folder, args.sample)
     backends = list(STRATEGIES) if args.backend == "all" else [args.backend]
