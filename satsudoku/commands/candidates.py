@@ -70,8 +70,17 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.cap > MAX_CAP:
         raise SatsudokuError(f"--cap {args.cap} is above the supported {MAX_CAP:,}")
-    if args.solver is not None and args.backend not in ("sat", "all"):
-        raise SatsudokuError(f"--solver does not apply to --backend {args.backend}")
+    if args.solver is not None:
+        if args.backend not in ("sat", "all"):
+            raise SatsudokuError(f"--solver does not apply to --backend {args.backend}")
+        from satsudoku.backends.pysat_tools import NON_INCREMENTAL, parse_solver  # pysat: now
+
+        try:
+            args.solver = parse_solver(args.solver)  # a bad name is a usage error, up front
+        except PuzzleError as exc:
+            raise SatsudokuError(f"--solver: {exc.message}") from None
+        if args.solver in NON_INCREMENTAL:
+            raise SatsudokuError(f"--solver {args.solver} is not incremental; pick another")
     if args.render is not None:
         _render_kind(args.render)  # a bad name fails before any solving
     for index, puzzle in enumerate(load_puzzles(args)):
