@@ -228,6 +228,7 @@ def _run(
     lvl_cell = np.empty(levels, dtype=np.int64)
     lvl_rest = np.empty(levels, dtype=np.uint64)
     lvl_mark = np.empty(levels, dtype=np.int64)
+    conflicts = np.zeros(cells, dtype=np.int64)
     per_call = max(1, _WORK_PER_CALL // (cells * n))
     stopped: str | None = None
     while True:
@@ -240,7 +241,7 @@ def _run(
         if code is None:
             code = kernel.search(
                 cands, queue, *args, _SEARCH_LOCKS, trail_cell, trail_mask, lvl_cell, lvl_rest,
-                lvl_mark, st, sols, budget,
+                lvl_mark, conflicts, st, sols, budget,
             )  # fmt: skip
             found.extend(Grid(n, tuple(row)) for row in sols[: st[kernel.FOUND]].tolist())
             st[kernel.FOUND] = 0

@@ -264,6 +264,7 @@ def search(
     lvl_cell: Any,
     lvl_rest: Any,
     lvl_mark: Any,
+    conflicts: Any,
     st: Any,
     sols: Any,
     budget: int,
@@ -285,15 +286,15 @@ def search(
             st[NODES] += 1
             best = -1
             fewest = np.uint64(65)
-            for i in range(n_cells):  # fewest candidates first; two is the fewest possible
+            heat = -1
+            for i in range(n_cells):  # fewest candidates first, then the most conflicts
                 m = cands[i]
                 if m & (m - _ONE) != _ZERO:
                     count = _popcount(m)
-                    if count < fewest:
+                    if count < fewest or (count == fewest and conflicts[i] > heat):
                         fewest = count
                         best = i
-                        if count == 2:
-                            break
+                        heat = conflicts[i]
             st[PHASE] = NEXT
             if best < 0:  # every cell single (so placed, by the invariant): a solution
                 row = st[FOUND]
@@ -334,6 +335,7 @@ def search(
             st[PHASE] = DESCEND
         else:
             st[BACKTRACKS] += 1
+            conflicts[cell] += 1
 
 
 @njit(cache=_CACHE)
@@ -369,8 +371,10 @@ def solve_batch(
     lvl_cell = np.empty(n_cells + 1, np.int64)
     lvl_rest = np.empty(n_cells + 1, np.uint64)
     lvl_mark = np.empty(n_cells + 1, np.int64)
+    conflicts = np.zeros(n_cells, np.int64)
     st = np.zeros(STATE_SLOTS, np.int64)
     for p in range(givens.shape[0]):
+        conflicts[:] = 0
         code = EXHAUSTED
         if start(
             givens[p], allowed, cands, queue, peer_ptr, peers, houses, full, lock_seg,
@@ -378,7 +382,8 @@ def solve_batch(
         ):  # fmt: skip
             code = search(
                 cands, queue, peer_ptr, peers, houses, full, lock_seg, lock_cells, locks,
-                trail_cell, trail_mask, lvl_cell, lvl_rest, lvl_mark, st, sols[p], budget,
+                trail_cell, trail_mask, lvl_cell, lvl_rest, lvl_mark, conflicts, st, sols[p],
+                budget,
             )  # fmt: skip
         found[p] = st[FOUND]
         counters[p, 0] = st[NODES]
