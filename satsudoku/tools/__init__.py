@@ -1,5 +1,5 @@
-"""Setter tools built on the backends: true candidates (`candidates`) and minimality (`minimal`).
-
-Each tool has one public entry point and one small strategy module per paradigm
-(`*_sat`, `*_cpsat`, `*_bitmask`); `instances` splits variant rules into removable parts.
+"""Setter tools built on the encoders and backends: true candidates (`candidates`) and
+minimality (`minimal`), each with one entry point and a strategy module per paradigm where the
+paradigms differ (`candidates_sat`, `_cpsat`, `_bitmask`; `minimal_sat`); `instances` cuts
+variant rules into removable parts and `guarded` puts them behind guard literals in CNF.
 """
