@@ -140,7 +140,10 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
     )
 
 
-TUNING = ("max_nodes", "encoding", "solver", "amo", "model", "workers", "certified", "presolve")
+TUNING = (
+    *("max_nodes", "encoding", "solver", "amo", "model", "workers", "certified", "presolve"),
+    "random_seed",  # not a flag: `solve --random` sets it for the backends that take it
+)
 
 
 def backend_from_args(args: argparse.Namespace) -> Backend:
@@ -454,6 +457,17 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def seed_argument(text: str) -> int:
+    """A random seed 0..2^31-1: every backend (CP-SAT's is 32-bit) takes it as it is."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}") from None
+    if not 0 <= value < 2**31:
+        raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}")
     return value
 
 

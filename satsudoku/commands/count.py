@@ -1,9 +1,10 @@
-"""`satsudoku count`: the exact number of solutions of each puzzle, up to a limit."""
+"""`satsudoku count`: the exact number of solutions of each puzzle, or an estimate of it."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from satsudoku.commands.common import (
@@ -13,41 +14,164 @@ from satsudoku.commands.common import (
     add_progress_option,
     backend_from_args,
     load_puzzles,
+    positive_int,
     result_json,
+    seed_argument,
 )
+from satsudoku.errors import SatsudokuError
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Result
+from satsudoku.result import Proof, Result, status_from
+from satsudoku.tools.counting import Count, count_solutions
+from satsudoku.tools.estimate import Estimate, estimate_count
+
+ENUMERATE_LIMIT = 100_000  # solutions a listing backend keeps at most, unless --limit says
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "count",
-        help="count solutions exactly (up to --limit)",
-        description="Enumerate the solutions of every puzzle in FILE and print how many there "
-        "are; when --limit is reached first, print a lower bound ('>= K').",
+        help="count solutions exactly, or estimate how many there are",
+        description="Print how many solutions every puzzle in FILE has. The bitmask backend "
+        "counts without listing them and, when every rule is digit-symmetric, visits one grid "
+        "per relabelling of the digits no given uses; sat and cpsat enumerate up to --limit. "
+        "A count cut short prints a lower bound ('>= K'). --estimate N samples the search "
+        "tree instead (Knuth's estimator).",
     )
     add_input_options(parser)
-    add_backend_options(parser, default_limit=100_000)
+    add_backend_options(parser, default_limit=ENUMERATE_LIMIT)
+    for action in parser._actions:  # counting keeps no list: the limit is the user's to set
+        if action.dest == "limit":
+            action.help = (
+                "stop at K solutions and print '>= K' (default: none for bitmask, which keeps "
+                f"no list; {ENUMERATE_LIMIT} for sat and cpsat, which list what they count)"
+            )
+    parser.set_defaults(limit=None)
+    parser.add_argument(
+        "--no-symmetry",
+        dest="symmetry",
+        action="store_false",
+        help="bitmask: visit every grid, even when relabelling digits maps grids onto grids",
+    )
+    parser.add_argument(
+        "--estimate",
+        type=positive_int,
+        metavar="N",
+        help="estimate the count from N random walks down the bitmask search tree (Knuth's "
+        "unbiased estimator): mean, standard error, 95%% interval; --timeout ends it early",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed_argument,
+        default=0,
+        metavar="S",
+        help="--estimate: random seed; the same seed gives the same estimate (default: 0)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     add_progress_option(parser, "when stderr is a terminal")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    backend = backend_from_args(args)
+    if args.estimate is not None:
+        return _run_estimates(args)
+    if args.backend != "bitmask":
+        if not args.symmetry:
+            raise SatsudokuError(f"--no-symmetry does not apply to --backend {args.backend}")
+        return _run_enumeration(args)
+    backend_from_args(args)  # refuses tuning options bitmask does not take, as solve does
     progress = Progress(args.progress, solutions=True, beside_terminal_output=True)
     try:
         for index, puzzle in enumerate(load_puzzles(args)):
             progress.phase("counting")
-            result = backend.solve(puzzle, limit=args.limit, timeout=args.timeout)
-            progress.emit(_answer(index, puzzle, result, as_json=args.json))
+            before = progress.solutions
+
+            def show(partial: int, before: int = before) -> None:
+                progress.solutions = before + partial
+
+            counted = count_solutions(
+                puzzle,
+                limit=args.limit,
+                timeout=args.timeout,
+                max_nodes=args.max_nodes,
+                symmetry=args.symmetry,
+                on_progress=show,
+            )
+            progress.emit(_counted(index, puzzle, counted, args))
+            progress.solutions = before + counted.count
+            progress.update()
+    finally:
+        progress.close()
+    return 0
+
+
+def _run_enumeration(args: argparse.Namespace) -> int:
+    """sat, cpsat and 'all' list the solutions they count, so the list is capped."""
+    backend = backend_from_args(args)
+    limit = args.limit or ENUMERATE_LIMIT
+    progress = Progress(args.progress, solutions=True, beside_terminal_output=True)
+    try:
+        for index, puzzle in enumerate(load_puzzles(args)):
+            progress.phase("counting")
+            result = backend.solve(puzzle, limit=limit, timeout=args.timeout)
+            progress.emit(_enumerated(index, puzzle, result, as_json=args.json))
             progress.update(result)
     finally:
         progress.close()
     return 0
 
 
-def _answer(index: int, puzzle: Puzzle, result: Result, *, as_json: bool) -> str:
+def _run_estimates(args: argparse.Namespace) -> int:
+    if args.backend != "bitmask":
+        raise SatsudokuError(
+            f"--estimate walks the bitmask search tree, not --backend {args.backend}"
+        )
+    if args.limit is not None:
+        raise SatsudokuError("--limit does not apply to --estimate (it counts no solutions)")
+    backend_from_args(args)
+    progress = Progress(args.progress, solutions=False, beside_terminal_output=True)
+    try:
+        for index, puzzle in enumerate(load_puzzles(args)):
+
+            def show(drawn: int, index: int = index) -> None:
+                progress.current = (
+                    f"puzzle {index + 1}: estimating, {drawn}/{args.estimate} samples"
+                )
+
+            progress.phase("estimating")
+            estimate = estimate_count(
+                puzzle, args.estimate, seed=args.seed, timeout=args.timeout, on_sample=show
+            )
+            progress.emit(_estimated(index, puzzle, estimate, args))
+            progress.update()
+    finally:
+        progress.close()
+    return 0
+
+
+def _counted(index: int, puzzle: Puzzle, counted: Count, args: argparse.Namespace) -> str:
+    """The exact count, or '>= K (why it stopped)'; with --json, the record `solve` writes."""
+    shown = counted.count
+    if counted.stopped == "limit":
+        shown = min(shown, args.limit)  # K asked for: '>= K', as when listing
+    if not args.json:
+        return str(shown) if counted.complete else f">= {shown} ({counted.stopped} reached)"
+    stats: dict[str, int | float | str] = {"nodes": counted.nodes, "time_s": counted.time_s}
+    if counted.symmetric_digits > 1:
+        stats["symmetry"] = math.factorial(counted.symmetric_digits)  # grids per visited leaf
+    if counted.stopped:
+        stats["stopped"] = counted.stopped
+    status = status_from(shown, limit=args.limit or shown + 1, exhausted=counted.complete)
+    method = "exhaustive-search" if counted.complete else "witness"
+    proof = Proof(method, {"nodes": counted.nodes, "complete": counted.complete})
+    result = Result(status, counted.witnesses, "bitmask", stats, proof, counted.complete)
+    record = result_json(index, puzzle, result)
+    record["count"] = shown if counted.complete else None
+    if not counted.complete:
+        record["at_least"] = shown
+    return json.dumps(record)
+
+
+def _enumerated(index: int, puzzle: Puzzle, result: Result, *, as_json: bool) -> str:
     """The exact count, or '>= K (why it stopped)' when the search was cut short."""
     found = len(result.solutions)
     if as_json:
@@ -58,3 +182,31 @@ def _answer(index: int, puzzle: Puzzle, result: Result, *, as_json: bool) -> str
         return str(found)
     reason = result.stats.get("stopped", "limit")
     return f">= {found} ({reason} reached)"
+
+
+def _estimated(index: int, puzzle: Puzzle, estimate: Estimate, args: argparse.Namespace) -> str:
+    """'~ mean ± stderr (95%: low..high; N samples, Z% dead ends)', or its JSON record."""
+    if args.json:
+        record: dict[str, Any] = {"index": index, **estimate.to_json(), "seed": args.seed}
+        record["time_s"] = round(estimate.time_s, 6)
+        if estimate.stopped:
+            record["stopped"] = estimate.stopped
+        if puzzle.origin:
+            record["source"] = puzzle.origin
+        if puzzle.title:
+            record["title"] = puzzle.title
+        return json.dumps(record)
+    low, high = estimate.ci95
+    text = (
+        f"~ {_number(estimate.estimate)} ± {_number(estimate.stderr)} "
+        f"(95%: {_number(low)}..{_number(high)}; {estimate.samples} samples, "
+        f"{estimate.zero_fraction:.1%} dead ends"
+    )
+    if estimate.stopped:
+        text += f", {estimate.stopped} reached"
+    return text + ")"
+
+
+def _number(value: float) -> str:
+    """Four significant digits: an estimate is no more precise than that."""
+    return f"{value:.4g}"
