@@ -20,6 +20,7 @@ candidate is the field's lowest bit; once a cell is placed its bit moves to the 
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -707,10 +708,16 @@ class BitmaskBackend:
 
     name = "bitmask"
 
-    def __init__(self, max_nodes: int | None = None, *, generic: bool = False) -> None:
-        """`generic=True` posts cages, sums and sandwiches as their Table decompositions."""
+    def __init__(
+        self, max_nodes: int | None = None, *, generic: bool = False, random_seed: int | None = None
+    ) -> None:
+        """`generic=True` posts cages, sums and sandwiches as their Table decompositions;
+        `random_seed` tries each branch's digits in an order drawn by random.Random(seed),
+        afresh per puzzle (`solve --random`): a solution reached by a randomised search, not
+        one sampled uniformly."""
         self.max_nodes = max_nodes
         self.native = CORE_KINDS if generic else NATIVE_KINDS
+        self.random_seed = random_seed
 
     def solve(
         self,
@@ -730,7 +737,8 @@ class BitmaskBackend:
         )
         # Building a kernel for a large board takes a while: the clock may have run out already.
         over = self._over_limit(search)
-        found = [] if over else self._search(kernel, puzzle.givens.values, search)
+        rng = None if self.random_seed is None else random.Random(self.random_seed)
+        found = [] if over else self._search(kernel, puzzle.givens.values, search, rng)
         n = puzzle.size
         digit = kernel.digit
         grids = [Grid(n, tuple(map(digit, cands))) for cands in found]
@@ -756,8 +764,15 @@ class BitmaskBackend:
             proof=proof,
         )
 
-    def _search(self, kernel: _Kernel, givens: Sequence[int], search: _Search) -> list[Masks]:
-        """Iterative depth-first search (no recursion limit for 36×36 boards)."""
+    def _search(
+        self,
+        kernel: _Kernel,
+        givens: Sequence[int],
+        search: _Search,
+        rng: random.Random | None = None,
+    ) -> list[Masks]:
+        """Iterative depth-first search (no recursion limit for 36×36 boards); `rng` shuffles
+        each node's children, which are otherwise tried lowest digit first."""
         root = kernel.initial(givens)
         if root is None:
             return []
@@ -791,7 +806,10 @@ class BitmaskBackend:
                     children.append(child)
                 else:
                     search.backtracks += 1
-            children.reverse()  # pop() then explores the lowest digit first
+            if rng is None:
+                children.reverse()  # pop() then explores the lowest digit first
+            else:
+                rng.shuffle(children)
             stack.extend(children)
         return solutions
 

@@ -77,6 +77,7 @@ class CpSatBackend:
         workers: int = 1,
         presolve: bool = False,
         certified: bool = False,
+        random_seed: int | None = None,
     ) -> None:
         if workers < 1:
             raise PuzzleError(f"--workers must be at least 1, not {workers}")
@@ -87,6 +88,12 @@ class CpSatBackend:
         self._solver = _new_solver()
         for name, value in _TUNED.items():
             setattr(self._solver.parameters, name, value)
+        self.random_seed = random_seed
+        if random_seed is not None:  # `solve --random`: random polarities and branching
+            params = self._solver.parameters
+            params.random_seed = random_seed
+            params.randomize_search = True
+            params.random_polarity_ratio = params.random_branches_ratio = 0.5
 
     def warm_up(self, puzzle: Puzzle) -> None:
         """Build the model for the puzzle's shape and rules now, so no timed solve pays for it."""
@@ -113,7 +120,8 @@ class CpSatBackend:
                 puzzle, self.name, [], exhausted=True, limit=limit, stats=stats, proof=proof
             )
         encoding.set_givens(puzzle.givens)
-        workers = self.workers if limit == 1 else 1
+        # One worker when counting (see the class docstring) or when a seed must reproduce.
+        workers = self.workers if limit == 1 and self.random_seed is None else 1
         params = self._solver.parameters
         params.num_workers = workers
         params.cp_model_presolve = self.presolve

@@ -9,7 +9,7 @@ The reduced encoding instead propagates the givens and solves what is left in a 
 
 from __future__ import annotations
 
-import functools
+import random
 import time
 from collections.abc import Iterable, Iterator
 from itertools import compress
@@ -208,10 +208,17 @@ class SatBackend:
         encoding: str | Encoding = Encoding.EXTENDED,
         solver: str = DEFAULT_SOLVER,
         amo: str | AtMostOne = AtMostOne.PAIRWISE,
+        random_seed: int | None = None,
     ) -> None:
+        """`random_seed`: start each puzzle's search from random phases (`solve --random`)."""
         self.encoding = parse_encoding(encoding)
         self.solver = parse_solver(solver)
         self.amo = parse_amo(amo)
+        self.random_seed = random_seed
+        if random_seed is not None and self.solver in NON_INCREMENTAL:
+            raise PuzzleError(
+                f"solver {self.solver} takes no phases, so it cannot search at random"
+            )
         if self.amo is AtMostOne.NATIVE and self.solver not in NATIVE_CARDINALITY:
             choices = ", ".join(sorted(NATIVE_CARDINALITY))
             raise PuzzleError(
@@ -324,6 +331,8 @@ class SatBackend:
         """The solver state shared by puzzles of this shape and rules, when a path has one."""
         if self.solver in NON_INCREMENTAL and self.encoding is not Encoding.REDUCED:
             return None  # Kissat ignores assumptions
+        if self.random_seed is not None:
+            return None  # a fresh solver per puzzle: its phases alone decide, as the seed says
         key = (puzzle.shape, puzzle.rules)
         try:
             same = key == self._session_key and hash(key) is not None
@@ -364,6 +373,21 @@ class SatBackend:
             grid = formula.decode(model)
             return grid, formula.block(grid, puzzle.givens)
 
-        post = functools.partial(_load_in_time, formula=formula, deadline=deadline)
+        def post(solver: Any) -> None:
+            _load_in_time(solver, formula, deadline)
+            if self.random_seed is not None:
+                solver.set_phases(_random_phases(formula.shape.size, self.random_seed))
+
         found = enumerate_models(self.solver, post, read, limit, deadline)
         return found.answers, found.exhausted, found.stats()
+
+
+def _random_phases(size: int, seed: int) -> list[int]:
+    """Phases aiming every cell at one digit drawn by random.Random(seed): the solver's first
+    model follows them where the rules allow, and the same seed gives the same start anywhere."""
+    rng = random.Random(seed)
+    phases: list[int] = []
+    for base in range(0, size**3, size):
+        aim = base + rng.randrange(size) + 1
+        phases.extend(var if var == aim else -var for var in range(base + 1, base + size + 1))
+    return phases

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import random
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from satsudoku.backends import Backend
+from satsudoku.backends import Backend, backend_class
 from satsudoku.commands.common import (
     Progress,
     add_backend_options,
@@ -18,7 +21,9 @@ from satsudoku.commands.common import (
     load_puzzles,
     render_text,
     result_json,
+    seed_argument,
 )
+from satsudoku.errors import SatsudokuError
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 
@@ -32,25 +37,64 @@ def register(subparsers: Any) -> None:
     )
     add_input_options(parser)
     add_backend_options(parser)
+    parser.add_argument(
+        "--random",
+        action="store_true",
+        help="search in a random order, so a puzzle with many solutions shows a random one: a "
+        "solution reached by a randomised search, not uniformly sampled (bitmask: digit order; "
+        "sat: phases; cpsat: polarity and branching); the verdict is still exact",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed_argument,
+        metavar="S",
+        help="--random: the seed (0..2^31-1); the same seed, puzzle and backend give the same "
+        "solution on any machine (default: drawn afresh and printed on stderr)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
     add_progress_option(parser, "when stderr is a terminal and stdout is not")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    drawn = _choose_seed(args)
     backend = backend_from_args(args)
+    if drawn:  # said once the options are known to be good: this run can be repeated
+        print(f"satsudoku: --random with --seed {args.seed}", file=sys.stderr)
     progress = Progress(args.progress)
     try:
         pairs = solve_stream(backend, load_puzzles(args), limit=args.limit, timeout=args.timeout)
         for index, (puzzle, result) in enumerate(pairs):
             if args.json:
-                progress.emit(json.dumps(result_json(index, puzzle, result)))
+                record = result_json(index, puzzle, result)
+                if args.random_seed is not None:
+                    record["seed"] = args.random_seed
+                progress.emit(json.dumps(record))
             else:
                 progress.emit(render_text(index, puzzle, result))
             progress.update(result)
     finally:
         progress.close()
     return 0
+
+
+def _choose_seed(args: argparse.Namespace) -> bool:
+    """Set `args.random_seed` (the backends' option) from --random and --seed; True when the
+    seed was drawn here rather than given."""
+    args.random_seed = None
+    if not args.random:
+        if args.seed is not None:
+            raise SatsudokuError("--seed needs --random")
+        return False
+    if args.backend != "all":
+        accepted = inspect.signature(backend_class(args.backend).__init__).parameters
+        if "random_seed" not in accepted:
+            raise SatsudokuError(f"--random does not apply to --backend {args.backend}")
+    drawn = args.seed is None
+    if drawn:
+        args.seed = random.SystemRandom().randrange(2**31)
+    args.random_seed = args.seed
+    return drawn
 
 
 def solve_stream(
