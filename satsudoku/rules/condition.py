@@ -7,6 +7,7 @@ wrong grid: the brute-force tests compare both against an oracle written separat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -37,6 +38,9 @@ class Condition:
         return self.label
 
 
+SEARCH_LIMIT = 2_000_000  # 9! = 362,880 is the largest a 9×9 line needs
+
+
 def distinct_table(
     cells: tuple[Cell, ...],
     size: int,
@@ -46,7 +50,15 @@ def distinct_table(
 ) -> Table:
     """The Table of tuples of pairwise different digits over `cells` (cells of one house) that
     `keep` accepts, enumerated depth-first; `viable(prefix)` False prunes every extension of a
-    prefix. Refuses once it passes MAX_TABLE rows."""
+    prefix. Refuses up front when there are more than SEARCH_LIMIT digit orders to search (all
+    of 9×9 fits; a clue on a large board would search for minutes), and once it passes MAX_TABLE
+    rows."""
+    orders = math.perm(size, len(cells))
+    if orders > SEARCH_LIMIT:
+        raise TableTooLargeError(
+            f"{what} needs a search over more than {SEARCH_LIMIT:,} digit orders "
+            f"({len(cells)} cells of {size} digits), too large for the generic Table path"
+        )
     rows: list[Digits] = []
     prefix: list[Digit] = []
     used = [False] * (size + 1)

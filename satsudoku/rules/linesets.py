@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
-from satsudoku.constraints import Constraint, Pair, Relation, table_of
+from satsudoku.constraints import MAX_TABLE, Constraint, Pair, Relation, table_of
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
@@ -216,6 +216,10 @@ class Lockout:
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Lockout:
         check_fields(spec, {"lines"}, {"difference"})
+        if shape.size**3 > MAX_TABLE:  # each inner cell is a table of n³ digit triples
+            raise PuzzleError(
+                f"needs a board of at most 58x58 (its tables grow as n³), not size {shape.size}"
+            )
         difference = integer(spec.get("difference", 4), "difference", low=1, high=shape.size - 1)
         return cls(lines_of(spec["lines"], shape, "lines"), difference)
 

@@ -14,7 +14,6 @@ from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
 from satsudoku.rules.fields import as_list, check_fields, integer
-from satsudoku.rules.sums import digit_sets
 
 SIDES = ("left", "right", "top", "bottom")
 Clues = tuple[tuple[int | None, ...], ...]  # one tuple per side in SIDES order, n entries each
@@ -82,6 +81,22 @@ def x_sum(line: Digits, total: int) -> bool:
     return sum(line[: line[0]]) == total
 
 
+def x_reaches(size: int, x: int, total: int) -> bool:
+    """Whether X, with X-1 other different digits 1..size, can add up to `total`: subset sums
+    by count as bit sets (sums[k] bit s ⇔ k digits other than X sum to s), O(size² · total)."""
+    rest = total - x
+    if rest < 0:
+        return False
+    sums = [1] + [0] * (x - 1)
+    mask = (1 << (rest + 1)) - 1
+    for d in range(1, size + 1):
+        if d == x:
+            continue
+        for k in range(x - 1, 0, -1):
+            sums[k] |= (sums[k - 1] << d) & mask
+    return bool(sums[x - 1] >> rest & 1)
+
+
 def visible(line: Digits) -> int:
     """How many digits are taller than every digit before them (seen from the line's start)."""
     count, tallest = 0, 0
@@ -127,11 +142,7 @@ def _x_sum_parts(
 ) -> tuple[Constraint, ...]:
     n = shape.size
     # X = 1 needs total 1; otherwise X and X-1 other different digits must reach the total.
-    feasible = frozenset(
-        x
-        for x in range(1, n + 1)
-        if (x == 1 and total == 1) or any(x in s for s in digit_sets(n, x, total))
-    )
+    feasible = frozenset(x for x in range(1, n + 1) if x_reaches(n, x, total))
     parts: list[Constraint] = [Allowed(line[0], feasible)]
     # X = n always sums to n(n+1)/2, so only the shorter X need the table (n is then alone).
     width = max((x for x in feasible if x < n), default=1)
