@@ -500,6 +500,13 @@ def test_rules_round_trip_through_their_document_form(
     [
         ({"type": "killer"}, "rule 'killer': missing field 'cages'"),
         ({"type": "killer", "cages": [{"cells": ["r1c1"], "sum": "x"}]}, "cages[0].sum must be"),
+        # str.isdigit() admits these, and int() then raised a traceback or read a full-width 3
+        ({"type": "killer", "cages": [{"cells": ["r1c1"], "sum": "²"}]}, "not '²'"),
+        ({"type": "killer", "cages": [{"cells": ["r1c1"], "sum": "３"}]}, "not '３'"),
+        (
+            {"type": "killer", "cages": [{"cells": ["r1c1"], "sum": "9" * 5000}]},
+            "cages[0].sum has 5000 characters; at most 20 digits",
+        ),
         ({"type": "killer", "cages": [{"cells": ["r1c1", "r9c9"]}]}, "outside the 4x4 board"),
         (
             {"type": "killer", "cages": [{"cells": ["r1c1"]}, {"cells": ["r1c1", "r1c2"]}]},

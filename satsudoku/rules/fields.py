@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Set
 from functools import lru_cache
 from typing import Any
@@ -59,12 +60,21 @@ def lines_of(
     return tuple(lines)
 
 
+# ASCII digits only: str.isdigit() also admits '²' and '３', which int() then rejects or reads;
+# at most 20 digits, since int() refuses (with a traceback) strings past 4,300 digits.
+_INTEGER_TEXT = re.compile(r"-?[0-9]{1,20}")
+
+
 def integer(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
     """An integer within [low, high] (strings of digits, as f-puzzles writes them, too)."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _INTEGER_TEXT.fullmatch(value.strip()):
         value = int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isascii() and len(value) > 20:
+        if value.strip().lstrip("-").isdigit():
+            raise PuzzleError(f"{where} has {len(value.strip())} characters; at most 20 digits")
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"{where} must be an integer, not {value!r}")
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise PuzzleError(f"{where} must be an integer, not {shown}")
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low if low is not None else '…'}..{high if high is not None else '…'}"
         raise PuzzleError(f"{where} = {value} is outside {bounds}")
