@@ -30,6 +30,8 @@ from satsudoku.rules import Rule
 kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
 Words = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.int64]
+Cells = npt.NDArray[np.uint32]  # cell indices: unsigned, so compiled indexing needs no
+# negative-index fix-up (measured: 17clue +40%, forum-hardest +10% over int64)
 Digits = npt.NDArray[np.uint8]
 
 FAMILY = (
@@ -50,11 +52,11 @@ class Structure:
     n: int
     allowed: Words  # per cell, the digits its domain allows (bit d-1 for digit d)
     peer_ptr: Ints  # peers of cell i: peers[peer_ptr[i]:peer_ptr[i + 1]]
-    peers: Ints
-    houses: Ints  # (houses, n): every all-different group of n cells
+    peers: Cells
+    houses: Cells  # (houses, n): every all-different group of n cells
     full: np.uint64
     lock_seg: Ints  # per house pair k: lock_cells[seg[3k]:seg[3k+1]] is A∩B, then A∖B, B∖A
-    lock_cells: Ints
+    lock_cells: Cells
 
     def args(self) -> tuple[object, ...]:
         return (self.peer_ptr, self.peers, self.houses, self.full, self.lock_seg, self.lock_cells)
@@ -125,11 +127,11 @@ def build_structure(shape: Shape, constraints: Iterable[Constraint]) -> Structur
         n,
         np.array(allowed, dtype=np.uint64),
         np.array(peer_ptr, dtype=np.int64),
-        np.array(peers, dtype=np.int64),
-        np.array(house_list, dtype=np.int64).reshape(len(house_list), n),
+        np.array(peers, dtype=np.uint32),
+        np.array(house_list, dtype=np.uint32).reshape(len(house_list), n),
         np.uint64(full),
         np.array(lock_seg, dtype=np.int64),
-        np.array(lock_cells, dtype=np.int64),
+        np.array(lock_cells, dtype=np.uint32),
     )
 
 
@@ -213,8 +215,8 @@ def _run(
     cells = n * n
     capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
     cands = np.empty(cells, dtype=np.uint64)
-    queue = np.empty(cells, dtype=np.int64)
-    trail_cell = np.empty(capacity, dtype=np.int64)
+    queue = np.empty(cells, dtype=np.uint32)
+    trail_cell = np.empty(capacity, dtype=np.uint32)
     trail_mask = np.empty(capacity, dtype=np.uint64)
     st = np.zeros(kernel.STATE_SLOTS, dtype=np.int64)
     args = structure.args()
@@ -225,7 +227,7 @@ def _run(
     if not ok:
         return _Outcome(found, True, 0, 0)
     levels = cells + 1
-    lvl_cell = np.empty(levels, dtype=np.int64)
+    lvl_cell = np.empty(levels, dtype=np.uint32)
     lvl_rest = np.empty(levels, dtype=np.uint64)
     lvl_mark = np.empty(levels, dtype=np.int64)
     conflicts = np.zeros(cells, dtype=np.int64)

@@ -123,6 +123,7 @@ def _propagate(
     `queue[:queued]` holds cells just made single. Invariant on success: every single-bit
     word has had its digit removed from all its peers, so "single" means "placed".
     """
+    t = st[TRAIL]  # the trail's length, kept in a register here (written back on return)
     n_houses, n = houses.shape
     n_locks = (lock_seg.shape[0] - 1) // 3
     while True:
@@ -137,8 +138,12 @@ def _propagate(
                 if m & bit:
                     m ^= bit
                     if m == _ZERO:
+                        st[TRAIL] = t
                         return False
-                    _set(cands, peer, m, trail_cell, trail_mask, st)
+                    trail_cell[t] = peer
+                    trail_mask[t] = cands[peer]
+                    t += 1
+                    cands[peer] = m
                     if m & (m - _ONE) == _ZERO:
                         queue[queued] = peer
                         queued += 1
@@ -151,6 +156,7 @@ def _propagate(
                 twice |= once & m
                 once |= m
             if once != full:
+                st[TRAIL] = t
                 return False  # some digit has no place left in this house
             exact = once & ~twice
             if exact == _ZERO:
@@ -161,13 +167,18 @@ def _propagate(
                 hit = m & exact
                 if hit != _ZERO and hit != m:  # an open cell holding a hidden single
                     if hit & (hit - _ONE) != _ZERO:
+                        st[TRAIL] = t
                         return False  # the only place of two digits
-                    _set(cands, cell, hit, trail_cell, trail_mask, st)
+                    trail_cell[t] = cell
+                    trail_mask[t] = cands[cell]
+                    t += 1
+                    cands[cell] = hit
                     queue[queued] = cell
                     queued += 1
         if queued or not locks:
             if queued:
                 continue
+            st[TRAIL] = t
             return True
         narrowed = False
         for k in range(n_locks):  # locked candidates between two houses A and B
@@ -191,13 +202,18 @@ def _propagate(
                     if m & drop:
                         m &= ~drop
                         if m == _ZERO:
+                            st[TRAIL] = t
                             return False
-                        _set(cands, cell, m, trail_cell, trail_mask, st)
+                        trail_cell[t] = cell
+                        trail_mask[t] = cands[cell]
+                        t += 1
+                        cands[cell] = m
                         narrowed = True
                         if m & (m - _ONE) == _ZERO:
                             queue[queued] = cell
                             queued += 1
         if not narrowed:
+            st[TRAIL] = t
             return True  # (a narrowing that leaves a single also sets `narrowed`)
 
 
@@ -365,10 +381,10 @@ def solve_batch(
     n = houses.shape[1]
     capacity = n_cells * n + 1  # every trail entry removes a digit from a cell
     cands = np.empty(n_cells, np.uint64)
-    queue = np.empty(n_cells, np.int64)  # a cell turns single once per propagation
-    trail_cell = np.empty(capacity, np.int64)
+    queue = np.empty(n_cells, np.uint32)  # a cell turns single once per propagation
+    trail_cell = np.empty(capacity, np.uint32)
     trail_mask = np.empty(capacity, np.uint64)
-    lvl_cell = np.empty(n_cells + 1, np.int64)
+    lvl_cell = np.empty(n_cells + 1, np.uint32)
     lvl_rest = np.empty(n_cells + 1, np.uint64)
     lvl_mark = np.empty(n_cells + 1, np.int64)
     conflicts = np.zeros(n_cells, np.int64)
