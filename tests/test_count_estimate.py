@@ -201,6 +201,21 @@ def test_count_command_estimates(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.startswith(f"~ {record['estimate']:.4g} ± ")
 
 
+def test_estimate_stops_on_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The clock is read inside each walk, so even the first one can be cut short."""
+    estimate = estimate_count(empty(3, 3), 10**9, timeout=0.3)
+    assert estimate.stopped == "timeout" and 0 < estimate.samples < 10**9
+    assert estimate.time_s < 2
+    path = write(tmp_path, "." * 81 + "\n")
+    assert main(["count", path, "--estimate", "5", "--timeout", "0.000001", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert "NaN" not in text and "Infinity" not in text  # JSON has neither
+    record = json.loads(text)
+    assert record["samples"] == 0 and record["estimate"] is None and record["stderr"] is None
+    assert main(["count", path, "--estimate", "5", "--timeout", "0.000001"]) == 0
+    assert capsys.readouterr().out == "unknown (no sample drawn, timeout reached)\n"
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -78,8 +78,11 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int = 2) -> None:
-    """Backend choice, limits, and per-backend tuning options."""
+def add_backend_options(
+    parser: argparse.ArgumentParser, *, default_limit: int | None = 2, limit_help: str = ""
+) -> None:
+    """Backend choice, limits, and per-backend tuning options (`limit_help` replaces the
+    help of --limit, for a command that reads it its own way)."""
     parser.add_argument(
         "--backend",
         default="bitmask",
@@ -92,7 +95,8 @@ def add_backend_options(parser: argparse.ArgumentParser, *, default_limit: int =
         type=positive_int,
         default=default_limit,
         metavar="K",
-        help=f"look for up to K solutions; 2 settles uniqueness (default: {default_limit})",
+        help=limit_help
+        or f"look for up to K solutions; 2 settles uniqueness (default: {default_limit})",
     )
     parser.add_argument(
         "--timeout",

@@ -33,19 +33,16 @@ def register(subparsers: Any) -> None:
         help="count solutions exactly, or estimate how many there are",
         description="Print how many solutions every puzzle in FILE has. The bitmask backend "
         "counts without listing them and, when every rule is digit-symmetric, visits one grid "
-        "per relabelling of the digits no given uses; sat and cpsat enumerate up to --limit. "
+        "per relabelling of the digits no given uses; the other backends enumerate up to --limit. "
         "A count cut short prints a lower bound ('>= K'). --estimate N samples the search "
         "tree instead (Knuth's estimator).",
     )
     add_input_options(parser)
-    add_backend_options(parser, default_limit=ENUMERATE_LIMIT)
-    for action in parser._actions:  # counting keeps no list: the limit is the user's to set
-        if action.dest == "limit":
-            action.help = (
-                "stop at K solutions and print '>= K' (default: none for bitmask, which keeps "
-                f"no list; {ENUMERATE_LIMIT} for sat and cpsat, which list what they count)"
-            )
-    parser.set_defaults(limit=None)
+    limit_help = (
+        "stop at K solutions and print '>= K' (default: none for bitmask, which keeps no "
+        f"list; {ENUMERATE_LIMIT} for the other backends, which list what they count)"
+    )
+    add_backend_options(parser, default_limit=None, limit_help=limit_help)
     parser.add_argument(
         "--no-symmetry",
         dest="symmetry",
@@ -105,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_enumeration(args: argparse.Namespace) -> int:
-    """sat, cpsat and 'all' list the solutions they count, so the list is capped."""
+    """Backends other than bitmask list the solutions they count, so the list is capped."""
     backend = backend_from_args(args)
     limit = args.limit or ENUMERATE_LIMIT
     progress = Progress(args.progress, solutions=True, beside_terminal_output=True)
@@ -196,15 +193,17 @@ def _estimated(index: int, puzzle: Puzzle, estimate: Estimate, args: argparse.Na
         if puzzle.title:
             record["title"] = puzzle.title
         return json.dumps(record)
+    reached = f", {estimate.stopped} reached" if estimate.stopped else ""
+    if not estimate.samples:
+        return f"unknown (no sample drawn{reached})"
+    if estimate.samples == 1:  # one walk: a number, but no spread to judge it by
+        return f"~ {_number(estimate.estimate)} (1 sample, no error estimate{reached})"
     low, high = estimate.ci95
-    text = (
+    return (
         f"~ {_number(estimate.estimate)} ± {_number(estimate.stderr)} "
         f"(95%: {_number(low)}..{_number(high)}; {estimate.samples} samples, "
-        f"{estimate.zero_fraction:.1%} dead ends"
+        f"{estimate.zero_fraction:.1%} dead ends{reached})"
     )
-    if estimate.stopped:
-        text += f", {estimate.stopped} reached"
-    return text + ")"
 
 
 def _number(value: float) -> str:

@@ -37,14 +37,14 @@ class Estimate:
     stopped: str | None = None  # "timeout" when fewer samples than asked were drawn
 
     def to_json(self) -> dict[str, object]:
-        """The JSON fields; an error unknown from one sample is null (JSON has no infinity)."""
+        """The JSON fields; what no sample (or one) cannot tell is null (JSON has no NaN)."""
         known = math.isfinite(self.stderr)
         return {
-            "estimate": self.estimate,
+            "estimate": self.estimate if self.samples else None,
             "stderr": self.stderr if known else None,
             "ci95": list(self.ci95) if known else None,
             "samples": self.samples,
-            "zero_fraction": self.zero_fraction,
+            "zero_fraction": self.zero_fraction if self.samples else None,
         }
 
 
@@ -73,17 +73,17 @@ def estimate_count(
     total = squares = zeros = drawn = 0
     stopped = None
     while drawn < samples:
-        if drawn and deadline is not None and time.perf_counter() >= deadline:
-            stopped = "timeout"
+        value = 0 if root is None else _walk(kernel, root, rng, threshold, deadline)
+        if value is None:
+            stopped = "timeout"  # the clock ran out inside this walk: it is not a sample
             break
-        value = 0 if root is None else _walk(kernel, root, rng, threshold)
         total += value
         squares += value * value
         zeros += value == 0
         drawn += 1
         if on_sample is not None:
             on_sample(drawn)
-    mean = total / drawn
+    mean = total / drawn if drawn else math.nan
     # Sample variance from exact integer sums: N·Σx² − (Σx)² = N(N−1)·s², no cancellation.
     spread = drawn * squares - total * total
     stderr = math.sqrt(spread / (drawn * drawn * (drawn - 1))) if drawn > 1 else math.inf
@@ -93,20 +93,29 @@ def estimate_count(
         stderr=stderr,
         ci95=(max(0.0, mean - half), mean + half),
         samples=drawn,
-        zero_fraction=zeros / drawn,
+        zero_fraction=zeros / drawn if drawn else math.nan,
         time_s=time.perf_counter() - start,
         stopped=stopped,
     )
 
 
-def _walk(kernel: SearchKernel, root: Masks, rng: random.Random, threshold: int) -> int:
-    """One Knuth sample: the product of the live-children counts along a random path."""
+def _walk(
+    kernel: SearchKernel,
+    root: Masks,
+    rng: random.Random,
+    threshold: int,
+    deadline: float | None,
+) -> int | None:
+    """One Knuth sample: the product of the live-children counts along a random path; None
+    when `deadline` passes first (a walk on a large board takes many costly nodes)."""
     branch_cell, assign, propagate = kernel.branch_cell, kernel.assign, kernel.propagate
     cands, weight = root, 1
     while True:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         counts = list(map(int.bit_count, cands))
         if len(counts) - counts.count(1) <= threshold:  # few open cells: try counting them
-            below = count_from(kernel, cands, 0, max_nodes=_EXACT_NODES)
+            below = count_from(kernel, cands, 0, max_nodes=_EXACT_NODES, deadline=deadline)
             if below.complete:
                 return weight * below.count
         best = branch_cell(cands)
