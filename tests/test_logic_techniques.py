@@ -31,15 +31,15 @@ CASES = [
     ),
     (
         "direct locked candidates",
-        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
+        "...8.4...9.......3..23769..48.2.1.35.25.3.89.3.......2..6...3............13.8.45.",
         "direct pointing",
-        "direct pointing: 7 in box 9 lies in row 8 (r8c7, r8c9): remove 7 from r8c1, r8c3, r8c5 → hidden single r4c1 = 7",
+        "direct pointing: 5 in box 2 lies in row 2 (r2c4, r2c6): remove 5 from r2c2, r2c7 → hidden single r1c7 = 5",
     ),
     (
         "direct hidden pair",
-        "..6...7.....7.9.....81.39..4.......28..2.5..16.3...4.5.4..1..6.1.......4..26.41..",
+        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
         "direct hidden pair",
-        "direct hidden pair 25 in row 3 (r3c1, r3c5): remove 6 from r3c5; 7 from r3c1 → hidden single r3c2 = 7",
+        "direct hidden pair 79 in row 7 (r7c3, r7c5): remove 5 from r7c3, r7c5 → hidden single r7c8 = 5",
     ),
     (
         "naked single",
@@ -49,9 +49,9 @@ CASES = [
     ),
     (
         "direct hidden triple",
-        "..35.92...28...69...4...5......9.......7.4....9.3.2.7.15.....86.8.....4.4.6...9.5",
+        "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
         "direct hidden triple",
-        "direct hidden triple 269 in column 4 (r3c4, r7c4, r8c4): remove 4 from r7c4; 8 from r3c4 → hidden single r7c5 = 4",
+        "direct hidden triple 259 in row 8 (r8c3, r8c5, r8c6): remove 4 from r8c3; 7 from r8c3, r8c5 → hidden single r8c1 = 4",
     ),
     (
         "full house",

@@ -54,10 +54,18 @@ def direct_locked(board: Board) -> Step | None:
     """A locked-candidates step whose eliminations leave a hidden single (placed with it);
     direct pointing (1.7) is preferred to direct claiming (1.9)."""
     best: Step | None = None
+    layout = board.layout
     for kind, step in locked_steps(board):
         if best is not None and _DIRECT_LEVEL[kind] >= best.difficulty:
             continue
-        single = direct_single(board, step)
+        # Only a single in a box counts: with lines too, puzzles SE rates 2.5-2.8 came out at
+        # 1.7-2.0 (measured on sudoku-exchange-graded: 91 % exact agreement up to SE 4.4 with
+        # boxes only, 73 % with every house).
+        boxes = [
+            i for c, _ in step.eliminations for i in layout.houses_of[c]
+            if layout.houses[i].kind in _BOXES
+        ]
+        single = direct_single(board, step, boxes)
         if single is not None:
             cell, digit = single
             text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"

@@ -3,6 +3,8 @@ candidate (SE 1.0, 1.2 in a box, 1.5 in a line or other house, 2.3)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step
 
@@ -67,14 +69,17 @@ def naked_single(board: Board) -> Step | None:
     return None
 
 
-def direct_single(board: Board, step: Step) -> tuple[int, int] | None:
-    """The hidden single that `step`'s eliminations create, if any: what makes a pointing or
-    a hidden pair "direct" in Sudoku Explainer (rated below the naked single)."""
+def direct_single(
+    board: Board, step: Step, houses: Iterable[int] | None = None
+) -> tuple[int, int] | None:
+    """The hidden single that `step`'s eliminations create in one of `houses` (default: the
+    houses of the eliminated cells), if any: what makes a pointing or a hidden pair "direct"
+    in Sudoku Explainer (rated below the naked single)."""
     after = board.copy()
     step.apply(after)
     layout = board.layout
     for cell, digit in step.eliminations:
-        for index in layout.houses_of[cell]:
+        for index in layout.houses_of[cell] if houses is None else houses:
             house = layout.houses[index]
             if board.placed_in(house) >> (digit - 1) & 1:
                 continue

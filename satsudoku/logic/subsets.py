@@ -52,12 +52,12 @@ def naked_steps(board: Board, size: int) -> Iterator[Step]:
                 yield Step(name, NAKED_LEVEL[size], text, eliminations=tuple(eliminations))
 
 
-def hidden_steps(board: Board, size: int) -> Iterator[Step]:
+def hidden_steps(board: Board, size: int) -> Iterator[tuple[int, Step]]:
     """k digits of a house whose places together are k cells."""
     layout, cands = board.layout, board.cands
     name = f"hidden {NAMES[size]}"
     full = (1 << board.n) - 1
-    for house in layout.houses:
+    for index, house in enumerate(layout.houses):
         places = {d: board.positions(house, d) for d in digits_of(~board.placed_in(house) & full)}
         few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
         for digits in combinations(few, size):
@@ -71,7 +71,7 @@ def hidden_steps(board: Board, size: int) -> Iterator[Step]:
                     f"{name} {''.join(map(str, digits))} in {house.name} "
                     f"({cells_text(layout, cells)}): {removal_text(layout, eliminations)}"
                 )
-                yield Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
+                yield index, Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
 
 
 def naked_subset(size: int) -> Finder:
@@ -84,7 +84,8 @@ def naked_subset(size: int) -> Finder:
 
 def hidden_subset(size: int) -> Finder:
     def find(board: Board) -> Step | None:
-        return next(hidden_steps(board, size), None)
+        found = next(hidden_steps(board, size), None)
+        return found[1] if found else None
 
     find.__doc__ = f"The first hidden {NAMES[size]}."
     return find
@@ -92,8 +93,10 @@ def hidden_subset(size: int) -> Finder:
 
 def direct_hidden(size: int) -> Finder:
     def find(board: Board) -> Step | None:
-        for step in hidden_steps(board, size):
-            single = direct_single(board, step)
+        for house, step in hidden_steps(board, size):
+            # Sudoku Explainer's direct form: another digit left with one place in the same
+            # house once the subset's cells hold only the subset's digits.
+            single = direct_single(board, step, (house,))
             if single is not None:
                 cell, digit = single
                 text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
