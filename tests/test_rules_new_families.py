@@ -361,7 +361,7 @@ def test_rules_round_trip_and_the_verifier_names_them(
         ({"type": "xsum", "left": [1, 2]}, "left needs 4 entries"),
         ({"type": "xsum", "top": [11, None, None, None]}, "top[0] = 11 is outside 1..10"),
         ({"type": "skyscraper", "up": [1]}, "unexpected field 'up'"),
-        ({"type": "numberedroom", "right": [0, None, None, None]}, "right[0] = 0 is outside"),
+        ({"type": "numberedroom", "right": [5, None, None, None]}, "right[0] = 5 is outside 1..4"),
         ({"type": "rellik", "cages": [{"cells": ["r1c1"]}]}, "exactly 'cells' and 'sum'"),
         (
             {
@@ -437,6 +437,9 @@ def test_fpuzzles_keys_translate_to_the_rules_checked_above() -> None:
         "boxindexer": [{"cells": ["R2C1", "R4C4"]}],
         "regionsumline": [{"lines": [["R1C1", "R2C2", "R3C3"], ["R2C3", "R3C2"]]}],
         "modularline": [{"lines": [["R1C1", "R1C2", "R2C3"]]}],
+        "nabner": [{"lines": [["R1C1", "R2C2"]]}, {"lines": [["R3C4", "R4C3"]]}],
+        "doublearrow": [{"lines": [["R1C1", "R2C1", "R3C1", "R4C2"]]}],
+        "zipperline": [{"lines": [["R1C1", "R1C2", "R1C3"], ["R2C1", "R3C1", "R4C2", "R4C3"]]}],
     }
     doc = fpuzzles_document(data)
     by_name = {c[0]: c[1] for c in CASES_4X4}
@@ -448,6 +451,9 @@ def test_fpuzzles_keys_translate_to_the_rules_checked_above() -> None:
         *by_name["indexer-boxes"],
         *by_name["regionsumline"],
         {"type": "modularline", "lines": [["r1c1", "r1c2", "r2c3"]]},
+        *by_name["nabner"],
+        *by_name["doublearrow"],
+        *by_name["zipperline"],
         *by_name["givencandidates"],
     ]
     shape = Shape(2, 2)

@@ -39,7 +39,8 @@ def where(side: str, index: int) -> str:
 @dataclass(frozen=True)
 class _OutsideRule:
     """Shared by the rules whose fields are `left`, `right`, `top`, `bottom`: n entries each,
-    null where that row or column has no clue on that side."""
+    0 (or null) where that row or column has no clue on that side. No clue of these rules can
+    be 0, and TOML has no null, so documents are written with 0."""
 
     type: ClassVar[str]
     clues: Clues
@@ -55,7 +56,7 @@ class _OutsideRule:
                 raise PuzzleError(f"{side} needs {n} entries (null for no clue), got {len(items)}")
             sides.append(
                 tuple(
-                    None if v is None else integer(v, f"{side}[{i}]", low=low, high=high)
+                    None if v is None or v == 0 else integer(v, f"{side}[{i}]", low=low, high=high)
                     for i, v in enumerate(items)
                 )
             )
@@ -72,7 +73,7 @@ class _OutsideRule:
         spec: dict[str, Any] = {"type": self.type}
         for side, clues in zip(SIDES, self.clues, strict=True):
             if any(v is not None for v in clues):
-                spec[side] = list(clues)
+                spec[side] = [0 if v is None else v for v in clues]
         return spec
 
 
