@@ -1,4 +1,8 @@
-"""`satsudoku prove`: settle each puzzle by SAT and write a checkable certificate of the verdict."""
+"""`satsudoku prove`: settle each puzzle and write a checkable DRAT certificate of the verdict.
+
+The verdict comes from --backend; the proof from a proof-logging SAT solver or from the bitmask
+search itself (--proof-by), over the same formula either way, so one checker accepts both.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from satsudoku.backends import Backend, get_backend
 from satsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
 from satsudoku.commands.common import (
     Progress,
@@ -16,14 +21,19 @@ from satsudoku.commands.common import (
     positive_float,
 )
 from satsudoku.encoders.cnf import Encoding
+from satsudoku.errors import BackendBugError
+from satsudoku.grid import Grid
 from satsudoku.proof.certificate import (
     PROOF_SOLVERS,
+    SEARCH_PROOF_WRITER,
+    VERDICT_BACKENDS,
     CertificateTimeoutError,
     SatCertificate,
     check_certificate,
     make_certificate,
 )
 from satsudoku.proof.files import clear, make_folder
+from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 
@@ -31,11 +41,13 @@ from satsudoku.result import Status
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "prove",
-        help="settle uniqueness by SAT and write DRAT certificates",
-        description="Solve every puzzle of FILE by SAT. A unique or unsatisfiable verdict comes "
-        "with a certificate: formula.cnf (rules, givens and, for 'unique', the blocking clause "
-        "of the solution), proof.drat (its refutation), solution.txt and manifest.json, checked "
-        "here at once and later by `satsudoku verify-certificate`.",
+        help="settle uniqueness and write DRAT certificates",
+        description="Solve every puzzle of FILE (by SAT unless --backend says otherwise). A "
+        "unique or unsatisfiable verdict comes with a certificate: formula.cnf (rules, givens "
+        "and, for 'unique', the blocking clause of the solution), proof.drat (its refutation, "
+        "written by a proof-logging SAT solver or by the bitmask search), solution.txt and "
+        "manifest.json (naming both), checked here at once and later by `satsudoku "
+        "verify-certificate`.",
     )
     add_input_options(parser)
     parser.add_argument(
@@ -58,6 +70,19 @@ def register(subparsers: Any) -> None:
         help="CNF encoding of the certified formula (default: extended)",
     )
     parser.add_argument(
+        "--backend",
+        default="sat",
+        choices=VERDICT_BACKENDS,
+        help="who settles the verdict (default: sat); cpsat and mip verdicts are certified by "
+        "a proof of the same formula from --proof-by",
+    )
+    parser.add_argument(
+        "--proof-by",
+        choices=("sat", SEARCH_PROOF_WRITER),
+        help="who writes proof.drat: a proof-logging SAT solver (--solver) or the bitmask "
+        "search's own tree (default: bitmask for --backend bitmask, else sat)",
+    )
+    parser.add_argument(
         "--solver",
         default=DEFAULT_SOLVER,
         choices=PROOF_SOLVERS,
@@ -74,7 +99,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    backend = SatBackend(encoding=args.encoding, solver=args.solver)
+    if args.proof_by is None:
+        args.proof_by = SEARCH_PROOF_WRITER if args.backend == "bitmask" else "sat"
+    backend: Backend = (
+        SatBackend(encoding=args.encoding, solver=args.solver)
+        if args.backend == "sat"
+        else get_backend(args.backend)
+    )
     puzzles = list(load_puzzles(args))
     root = Path(args.certificate) if args.certificate else None
     created = False
@@ -96,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _prove(
-    backend: SatBackend,
+    backend: Backend,
     puzzle: Puzzle,
     args: argparse.Namespace,
     folder: Path | None,
@@ -108,26 +139,65 @@ def _prove(
     refutation is not finished in time is reported as unknown, and nothing is written.
     """
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+    if args.backend == SEARCH_PROOF_WRITER == args.proof_by:  # one search: verdict and proof
+        progress.phase("searching, with a proof log")
+        try:
+            found = prove_by_search(puzzle, encoding=args.encoding, deadline=deadline)
+        except CertificateTimeoutError:
+            return f"unknown ({_UNSETTLED[Status.UNKNOWN]})"
+        if found.certificate is None:
+            return f"{found.status} ({_UNSETTLED[Status.MULTIPLE]})"
+        return f"{found.status}{_report(found.certificate, folder, progress)}"
     progress.phase("searching")
     result = backend.solve(puzzle, limit=2, timeout=args.timeout)
     status = result.status.value
     if result.status not in (Status.UNIQUE, Status.UNSATISFIABLE):
-        reason = {
-            Status.MULTIPLE: "two different solutions are the witness; nothing to refute",
-            Status.UNKNOWN: "no verdict within the time limit",
-        }.get(result.status, "no certificate")
-        return f"{status} ({reason})"
+        return f"{status} ({_UNSETTLED.get(result.status, 'no certificate')})"
     progress.phase("refuting, with a proof log")
     try:
-        certificate = make_certificate(
-            puzzle, result.solutions, encoding=args.encoding, solver=args.solver, deadline=deadline
-        )
+        certificate = _certify(puzzle, list(result.solutions), status, args, deadline)
     except CertificateTimeoutError:
         return (
             f"unknown (the search says {status}, but its refutation was not finished within "
             "the time limit; no certificate written)"
         )
     return f"{status}{_report(certificate, folder, progress)}"
+
+
+_UNSETTLED = {
+    Status.MULTIPLE: "two different solutions are the witness; nothing to refute",
+    Status.UNKNOWN: "no verdict within the time limit",
+}
+
+
+def _certify(
+    puzzle: Puzzle,
+    solutions: list[Grid],
+    status: str,
+    args: argparse.Namespace,
+    deadline: float | None,
+) -> SatCertificate:
+    """A proof of the verdict `args.backend` reached, written by `args.proof_by`.
+
+    The proof stands on its own, but a bitmask search that disagrees with the verdict it was
+    to certify means one of the two backends is wrong: that is reported, never papered over.
+    """
+    if args.proof_by == "sat":
+        return make_certificate(
+            puzzle,
+            solutions,
+            encoding=args.encoding,
+            solver=args.solver,
+            deadline=deadline,
+            backend=args.backend,
+        )
+    found = prove_by_search(puzzle, encoding=args.encoding, deadline=deadline, backend=args.backend)
+    if found.certificate is None or found.status != status or found.solutions != solutions:
+        raise BackendBugError(
+            f"{args.backend} says {status}, the bitmask search says {found.status} "
+            f"({len(found.solutions)} solution(s)): one of them is wrong"
+        )
+    return found.certificate
 
 
 def _report(certificate: SatCertificate, folder: Path | None, progress: Progress) -> str:
@@ -140,7 +210,8 @@ def _report(certificate: SatCertificate, folder: Path | None, progress: Progress
         certificate.write(folder)
         where = f", certificate {folder}"
     verdict = "checked" if check.ok else "CHECK FAILED"
+    by = "" if certificate.solver == certificate.backend else f" by {certificate.solver}"
     return (
-        f"{where} ({len(certificate.clauses)} clauses, {certificate.lemma_count} lemmas; "
+        f"{where} ({len(certificate.clauses)} clauses, {certificate.lemma_count} lemmas{by}; "
         f"{verdict}: {check.messages[-1]})"
     )

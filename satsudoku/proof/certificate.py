@@ -56,6 +56,9 @@ PROOF_SOLVERS = (
     "glucose3",
     "lingeling",
 )
+SEARCH_PROOF_WRITER = "bitmask"  # proofs written by the bitmask search (proof/search_proof.py)
+# Who may have settled a certified verdict; the proof is checked whoever it was.
+VERDICT_BACKENDS = ("sat", "bitmask", "cpsat", "mip")
 
 # Reading limits: every file is refused unread past these, so a stranger's certificate costs
 # memory in proportion to what its puzzle needs (formula.cnf's limit follows from the
@@ -77,8 +80,9 @@ class SatCertificate:
     status: str  # "unique" or "unsatisfiable"
     solution: Grid | None
     formula: CnfFormula  # rules ∧ givens (∧ the blocking clause of `solution`)
-    solver: str
+    solver: str  # who wrote proof.drat: a pysat solver or SEARCH_PROOF_WRITER
     proof: list[str] = field(repr=False)
+    backend: str = "sat"  # who settled the verdict (its own search, not this proof)
 
     @property
     def encoding(self) -> Encoding:
@@ -122,6 +126,7 @@ class SatCertificate:
             "clauses": len(self.clauses),
             "lemmas": self.lemma_count,
             "deletions": len(self.proof) - self.lemma_count,
+            "backend": self.backend,  # after the counts, so their lines stay where they were
             "puzzle": puzzle_document(plain),
         }
 
@@ -164,6 +169,7 @@ def make_certificate(
     encoding: Encoding | str = Encoding.EXTENDED,
     solver: str = PROOF_SOLVER,
     deadline: float | None = None,
+    backend: str = "sat",
 ) -> SatCertificate:
     """Certify 'unique' (one solution given) or 'unsatisfiable' (none) with a DRAT refutation.
 
@@ -171,6 +177,7 @@ def make_certificate(
     variables; cages, sums and large tables bring deterministic ones, which the verifier
     re-derives clause by clause. With `deadline` (a perf_counter time) the proof-logging solve
     runs in conflict-budget slices and raises CertificateTimeoutError when time runs out.
+    `backend` names who settled the verdict, for the manifest.
     """
     encoding = parse_encoding(encoding)
     if encoding is Encoding.REDUCED:
@@ -194,6 +201,7 @@ def make_certificate(
         formula,
         solver,
         proof,
+        backend,
     )
 
 
@@ -354,11 +362,15 @@ def _manifest_mismatch(
         if claimed != value or isinstance(claimed, bool):
             return f"manifest.json: {key} is {_short(claimed)}, the files say {_short(value)}"
     solver = manifest.get("solver")
-    if solver not in PROOF_SOLVERS:
+    writers = (*PROOF_SOLVERS, SEARCH_PROOF_WRITER)
+    if solver not in writers:
         return (
             f"manifest.json: solver {_short(solver)} cannot write usable proofs "
-            f"(one of {', '.join(PROOF_SOLVERS)})"
+            f"(one of {', '.join(writers)})"
         )
+    backend = manifest.get("backend", "sat")  # absent: a certificate from before the field
+    if backend not in VERDICT_BACKENDS:
+        return f"manifest.json: backend {_short(backend)} is none of {', '.join(VERDICT_BACKENDS)}"
     return None
 
 

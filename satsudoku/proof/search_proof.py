@@ -1,0 +1,521 @@
+"""DRAT refutations written by the bitmask search itself: its search tree, lemma by lemma.
+
+Each refuted node of the search writes the clause ¬(its decisions), children before parents.
+A failed child's clause is RUP because the kernel's naked and hidden singles are unit
+propagation on the extended encoding (Lynce & Ouaknine 2006); a parent's follows from its
+children's clauses and the branch cell's at-least-one clause; the solution's leaf is refuted
+by the blocking clause. Whatever the kernel deduces beyond unit propagation (locked candidates
+at the root; table, cage, sum and sandwich consistency) is checked against a pysat propagator
+and, where unit propagation does not reach the same conflict, justified by branching further
+below the node on cells until it does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from satsudoku.backends.bitmask import _Kernel, _kernel_for
+from satsudoku.backends.pysat_tools import new_solver
+from satsudoku.encoders.cnf import (
+    AtMostOne,
+    Clause,
+    CnfFormula,
+    Encoding,
+    encode_puzzle,
+    parse_encoding,
+)
+from satsudoku.errors import BackendBugError
+from satsudoku.grid import Grid
+from satsudoku.proof.certificate import (
+    SEARCH_PROOF_WRITER,
+    CertificateTimeoutError,
+    SatCertificate,
+)
+from satsudoku.puzzle import Puzzle
+
+PROPAGATOR = "glucose4"  # pysat's propagate() is plain unit propagation there, and fast
+_CHECK_NODES = 64  # nodes between clock checks
+
+
+class _Propagator:
+    """Unit propagation over formula + lemmas, through pysat's `propagate` (no search).
+
+    pysat reports only literals implied above level 0, so unit clauses are kept here and passed
+    as assumptions with every call: the answer is then the whole unit-propagation closure.
+    """
+
+    def __init__(self, clauses: Sequence[Clause]) -> None:
+        self.units = [clause[0] for clause in clauses if len(clause) == 1]
+        self.empty = any(not clause for clause in clauses)  # then everything conflicts
+        longer = [clause for clause in clauses if len(clause) > 1]
+        self.solver = new_solver(PROPAGATOR, bootstrap_with=longer)
+
+    def add(self, clause: Clause) -> None:
+        if len(clause) > 1:
+            self.solver.add_clause(clause)
+        elif clause:
+            self.units.append(clause[0])
+        else:
+            self.empty = True
+
+    def closure(self, decisions: Sequence[int]) -> set[int] | None:
+        """The literals unit propagation makes true under `decisions`; None on conflict."""
+        if self.empty:
+            return None
+        ok, implied = self.solver.propagate(assumptions=[*self.units, *decisions])
+        return set(implied) if ok else None
+
+    def refutes(self, decisions: Sequence[int]) -> bool:
+        """Whether unit propagation finds a conflict under `decisions` (a RUP check)."""
+        return self.empty or not self.solver.propagate(assumptions=[*self.units, *decisions])[0]
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+@dataclass
+class SearchProof:
+    """The search's verdict and, for unique or unsatisfiable, its certificate."""
+
+    status: str  # "unique", "unsatisfiable", "multiple" or "unknown"
+    solutions: list[Grid]
+    certificate: SatCertificate | None
+    stats: dict[str, int | float] = field(default_factory=dict)
+
+
+@dataclass
+class _Frame:
+    """A node being expanded: its decisions, children still to visit, lemmas to delete later."""
+
+    decisions: list[int]
+    masks: list[int]
+    cell: int
+    children: list[tuple[int, list[int]]]
+    lemmas: list[Clause] = field(default_factory=list)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of `mask`, lowest first."""
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        yield bit
+
+
+class _Prover:
+    """One proof-logging search: the kernel's, with every refuted node written as a lemma."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        kernel: _Kernel,
+        formula: CnfFormula,
+        deadline: float | None,
+        max_nodes: int | None,
+    ) -> None:
+        self.puzzle, self.kernel, self.formula = puzzle, kernel, formula
+        self.n = puzzle.size
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self._oracle: _Propagator | None = None  # built on first use: a classic search
+        self._unloaded: list[Clause] = []  # without locked candidates never needs it
+        # Without extras, every deduction inside the search is a singles step, hence unit
+        # propagation on the extended encoding: lemmas need no checking there.
+        self.trusted = not kernel.extras and formula.encoding is Encoding.EXTENDED
+        # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
+        self.where = [(0, 0)] + [
+            (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
+        ]
+        self.proof: list[str] = []
+        self.lemmas = 0
+        self.solutions: list[Grid] = []
+        self.stats: dict[str, int | float] = {
+            "nodes": 0,
+            "root_lemmas": 0,
+            "refined_nodes": 0,
+            "propagations": 0,
+        }
+
+    # -- the proof log ------------------------------------------------------------------------
+
+    def _emit(self, clause: Clause) -> None:
+        self.proof.append(" ".join(map(str, clause)) + " 0" if clause else "0")
+        self.lemmas += 1
+        if self._oracle is None:
+            self._unloaded.append(clause)
+        else:
+            self._oracle.add(clause)
+
+    def _delete(self, clauses: list[Clause]) -> None:
+        """Drop lemmas a parent's lemma subsumes: checkers then watch fewer clauses."""
+        self.proof.extend("d " + " ".join(map(str, clause)) + " 0" for clause in clauses if clause)
+
+    def _closure(self, decisions: Sequence[int]) -> set[int] | None:
+        self.stats["propagations"] += 1
+        return self._propagator().closure(decisions)
+
+    def _refutes(self, decisions: Sequence[int]) -> bool:
+        self.stats["propagations"] += 1
+        return self._propagator().refutes(decisions)
+
+    def _propagator(self) -> _Propagator:
+        if self._oracle is None:
+            self._oracle = _Propagator([*self.formula.clauses, *self._unloaded])
+            self._unloaded = []
+        return self._oracle
+
+    def close(self) -> None:
+        if self._oracle is not None:
+            self._oracle.close()
+
+    # -- refuting a node ----------------------------------------------------------------------
+
+    def refute(
+        self,
+        decisions: list[int],
+        hint: list[int] | None,
+        checked: bool,
+        focus: tuple[int, ...] | None = None,
+    ) -> Clause:
+        """Write ¬decisions as a lemma, first justifying it where unit propagation falls short.
+
+        `hint` is the kernel's masks at (or on the way to) the conflict; `focus` the cells of
+        the constraint whose reasoning is being justified, branched on first.
+        """
+        clause = [-lit for lit in decisions]
+        below = self._justify(decisions, hint, focus) if checked else []
+        self._emit(clause)
+        self._delete(below)
+        return clause
+
+    def _justify(
+        self, decisions: list[int], hint: list[int] | None, focus: tuple[int, ...] | None
+    ) -> list[Clause]:
+        """Lemmas under `decisions` until unit propagation refutes them; the lemmas, to delete
+        once ¬decisions is written.
+
+        Without a `focus`, the kernel's constraints beyond houses are replayed on the
+        unit-propagation state, and each digit one of them removes becomes a lemma (a failed
+        literal, or refuted by branching on that constraint's cells); a constraint that fails
+        outright is branched on the same way. With a focus (the cells of the constraint being
+        justified), only those cells are branched on: unit propagation on the encoding is
+        complete once a constraint's cells are assigned, so this ends.
+        """
+        below: list[Clause] = []
+        if focus is None and hint is not None:
+            self._catch_up(decisions, hint, below)
+        while (state := self._closure(decisions)) is not None:
+            self.stats["refined_nodes"] += 1
+            self._check_limits()
+            cell, digits = self._split(state, hint, focus) if focus else (-1, [])
+            if cell < 0:
+                failed = self._extra_lemmas(decisions, state, below)
+                if failed == ():
+                    continue  # lemmas written: propagate again
+                cell, digits = self._split(state, hint, failed)
+                if cell < 0:
+                    cell, digits = self._split(state, hint, None)
+            if cell < 0:
+                raise BackendBugError(
+                    "bitmask search refuted a node that unit propagation extends to a full grid"
+                )
+            base = cell * self.n
+            below += [self.refute([*decisions, base + d], hint, True, focus) for d in digits]
+            # ¬decisions now follows from `below` and the cell's at-least-one clause.
+        return below
+
+    def _extra_lemmas(
+        self, decisions: list[int], state: set[int], below: list[Clause]
+    ) -> tuple[int, ...] | None:
+        """Replay the extra constraints, one pass, on the unit-propagation state under
+        `decisions`: () once lemmas were written, the cells of a constraint that fails there,
+        or None when the extras have nothing to add."""
+        kernel, n = self.kernel, self.n
+        trial = self._masks(state)
+        wrote = False
+        for get, step, index in kernel.extras:
+            cells = tuple(index.cells)
+            before = [trial[cell] for cell in cells]
+            if step(trial, index, get(trial)) < 0:
+                return () if wrote else cells
+            for cell, mask in zip(cells, before, strict=True):
+                for bit in _bits(kernel.open_bits(mask) & ~kernel.open_bits(trial[cell])):
+                    lit = cell * n + kernel.digit(bit)
+                    if self._refutes([*decisions, lit]):  # a failed literal: RUP at once
+                        clause = [-x for x in decisions] + [-lit]
+                        self._emit(clause)
+                    else:
+                        clause = self.refute([*decisions, lit], trial.copy(), True, cells)
+                    below.append(clause)
+                    wrote = True
+        return () if wrote else None
+
+    def _masks(self, state: set[int]) -> list[int]:
+        """The kernel's masks for a unit-propagation state: placed digits at the guard bit."""
+        kernel, top, where = self.kernel, self.n**3, self.where
+        up = kernel.width - 1
+        masks = [kernel.full] * (self.n * self.n)
+        placed = []
+        for lit in state:
+            if 0 < lit <= top:
+                placed.append(lit)
+            elif -top <= lit < 0:  # auxiliary variables (past n³) say nothing about cells
+                cell, bit = where[-lit]
+                masks[cell] &= ~bit
+        for lit in placed:
+            cell, bit = where[lit]
+            masks[cell] = bit << up
+        return masks
+
+    def _split(
+        self, state: set[int], hint: list[int] | None, cells: tuple[int, ...] | None
+    ) -> tuple[int, list[int]]:
+        """The cell to branch on (among `cells` if given) and its open digits; -1 if none.
+
+        Digits the kernel ruled out are expected to fail at once, so the cell with fewest
+        digits the kernel still allows (then fewest open) comes first.
+        """
+        n, kernel = self.n, self.kernel
+        best, best_key, best_digits = -1, (n + 1, n + 1), []
+        for cell in range(n * n) if cells is None else cells:
+            base = cell * n
+            digits = [d for d in range(1, n + 1) if -(base + d) not in state]
+            if any(base + d in state for d in digits):
+                continue  # placed (without cell at-most-one, other digits may stay open)
+            allowed = kernel.open_bits(hint[cell]) if hint is not None else kernel.full
+            kept = sum(1 for d in digits if allowed & kernel.bit[d - 1])
+            key = (kept, len(digits))
+            if key < best_key:
+                best, best_key, best_digits = cell, key, digits
+        return best, best_digits
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def run(self) -> str:
+        """Search the whole tree, writing the refutation; the verdict."""
+        kernel, n = self.kernel, self.n
+        givens = self.puzzle.givens.values
+        root = kernel.initial(givens)
+        if root is None:
+            root = self._singles_root(givens)
+            if root is None:
+                self.refute([], None, True)  # the root's conflict, justified as any node's
+                return "unsatisfiable"
+        if not self.trusted or self._singles_root(givens) != root:
+            self._root_lemmas(root)  # locked candidates (or extras) narrowed the root
+        if kernel.branch_cell(root) < 0:  # the givens and propagation fill the grid
+            self.stats["nodes"] += 1
+            self.solutions.append(Grid(n, tuple(map(kernel.digit, root))))
+            self._block(self.solutions[0])
+            self.refute([], root, True)
+            return "unique"
+        checked = not self.trusted
+        frames = [self._expand([], root, checked)]
+        while frames:
+            frame = frames[-1]
+            if frame.children:
+                lit, masks = frame.children.pop()
+                decisions = [*frame.decisions, lit]
+                self._check_limits()
+                if kernel.branch_cell(masks) < 0:  # a solution
+                    self.stats["nodes"] += 1
+                    self.solutions.append(Grid(n, tuple(map(kernel.digit, masks))))
+                    if len(self.solutions) > 1:
+                        return "multiple"
+                    self._block(self.solutions[0])
+                    frame.lemmas.append(self.refute(decisions, masks, checked))
+                else:
+                    frames.append(self._expand(decisions, masks, checked))
+                continue
+            frames.pop()
+            lemma = self.refute(frame.decisions, frame.masks, checked)
+            if frames:  # after the root's empty clause there is nothing left to check
+                self._delete(frame.lemmas)
+                frames[-1].lemmas.append(lemma)
+        return "unique" if self.solutions else "unsatisfiable"
+
+    def _expand(self, decisions: list[int], masks: list[int], checked: bool) -> _Frame:
+        """Branch on the kernel's cell (the node is no full grid): failed children are
+        refuted at once, the others queued."""
+        kernel = self.kernel
+        self.stats["nodes"] += 1
+        cell = kernel.branch_cell(masks)
+        frame = _Frame(decisions, masks, cell, [])
+        if checked:
+            self._saturate(decisions, masks, frame.lemmas)
+        mask = masks[cell]
+        base = cell * self.n
+        while mask:
+            bit = mask & -mask  # lowest remaining candidate first, as the backend
+            mask ^= bit
+            lit = base + kernel.digit(bit)
+            child = masks.copy()
+            dirty = kernel.assign(child, cell, bit)
+            if dirty >= 0 and kernel.propagate(child, dirty):
+                frame.children.append((lit, child))
+            else:
+                frame.lemmas.append(self.refute([*decisions, lit], child, checked))
+        frame.children.reverse()  # pop() takes the lowest digit first
+        return frame
+
+    def _catch_up(self, decisions: list[int], masks: list[int], lemmas: list[Clause]) -> None:
+        """Lemmas under `decisions` for the digits the kernel removed (`masks`) and unit
+        propagation did not, as far as each is a failed literal once those before it are
+        written: the kernel's extras remove digits so one at a time, in some order."""
+        kernel, n = self.kernel, self.n
+        state = self._closure(decisions)
+        if state is None:
+            return
+        reached = self._masks(state)
+        pending = [
+            cell * n + kernel.digit(bit)
+            for cell, (mine, theirs) in enumerate(zip(reached, masks, strict=True))
+            for bit in _bits(kernel.open_bits(mine) & ~kernel.open_bits(theirs))
+        ]
+        clause = [-lit for lit in decisions]
+        while pending:
+            rest: list[int] = []
+            for lit in pending:
+                if state is None:
+                    return  # refuted already
+                if -lit in state:
+                    continue  # follows from the lemmas just written
+                if self._refutes([*decisions, lit]):
+                    self._emit([*clause, -lit])
+                    lemmas.append([*clause, -lit])
+                    state = self._closure(decisions)
+                else:
+                    rest.append(lit)
+            if len(rest) == len(pending):
+                return  # the rest need more than a failed literal each
+            pending = rest
+
+    def _saturate(self, decisions: list[int], masks: list[int], lemmas: list[Clause]) -> None:
+        """Lemmas under `decisions` for what the extras removed at this node beyond unit
+        propagation, written before its children so that every child builds on them."""
+        open_bits = self.kernel.open_bits
+        self._catch_up(decisions, masks, lemmas)
+        while (state := self._closure(decisions)) is not None:
+            reached = self._masks(state)
+            behind = any(
+                open_bits(mine) & ~open_bits(theirs)
+                for mine, theirs in zip(reached, masks, strict=True)
+            )
+            if not behind or self._extra_lemmas(decisions, state, lemmas) != ():
+                return
+
+    def _singles_root(self, givens: Sequence[int]) -> list[int] | None:
+        """The root with givens and singles only: searched when locked candidates or extras
+        found the conflict at once, so that the proof still comes from the kernel's search."""
+        kernel = self.kernel
+        cands = list(kernel.allowed)
+        if any(m == 0 for m in cands):
+            return None
+        for i, value in enumerate(givens):
+            if value:
+                bit, m = kernel.bit[value - 1], cands[i]
+                if not kernel.open_bits(m) & bit:
+                    return None
+                if m & (m - 1) and kernel.assign(cands, i, bit) < 0:
+                    return None
+        for i, m in enumerate(cands):  # a one-digit domain is a given in disguise, as in initial
+            if not m & (m - 1) and kernel.allowed[i] == m and not givens[i]:
+                if kernel.assign(cands, i, m) < 0:
+                    return None
+        dirty = (1 << len(kernel.houses)) - 1
+        return cands if kernel.propagate(cands, dirty) else None
+
+    def _root_lemmas(self, root: list[int]) -> None:
+        """Unit lemmas for the root's eliminations unit propagation does not make (locked
+        candidates, extras), each written once it is RUP given the ones before it."""
+        n, kernel = self.n, self.kernel
+        state = self._closure([])
+        if state is None:
+            return  # the formula alone is refuted: every node's lemma is RUP
+        pending = [
+            cell * n + d
+            for cell in range(n * n)
+            for d in range(1, n + 1)
+            if not kernel.open_bits(root[cell]) & kernel.bit[d - 1] and -(cell * n + d) not in state
+        ]
+        while pending:
+            state = self._closure([])
+            if state is None:
+                return
+            rest = []
+            for lit in pending:
+                if -lit in state:
+                    continue
+                if self._closure([lit]) is None:
+                    self._emit([-lit])
+                    self.stats["root_lemmas"] += 1
+                else:
+                    rest.append(lit)
+            if len(rest) == len(pending):
+                break
+            pending = rest
+        for lit in pending:  # what a chain of single failed literals cannot show
+            state = self._closure([])
+            if state is not None and -lit not in state:
+                self.refute([lit], root, True)
+                self.stats["root_lemmas"] += 1
+
+    def _block(self, solution: Grid) -> None:
+        """The blocking clause joins the formula (its last clause) and the propagator."""
+        block = self.formula.block(solution, self.puzzle.givens)
+        self.formula.clauses.append(block)
+        if self._oracle is not None:
+            self._oracle.add(block)
+
+    def _check_limits(self) -> None:
+        nodes = self.stats["nodes"] + self.stats["refined_nodes"]
+        if self.max_nodes is not None and nodes > self.max_nodes:
+            raise CertificateTimeoutError(f"the proof search passed {self.max_nodes} nodes")
+        if (
+            self.deadline is not None
+            and nodes % _CHECK_NODES == 0
+            and time.perf_counter() >= self.deadline
+        ):
+            raise CertificateTimeoutError("the bitmask proof search did not finish in time")
+
+
+def prove_by_search(
+    puzzle: Puzzle,
+    *,
+    encoding: Encoding | str = Encoding.EXTENDED,
+    deadline: float | None = None,
+    max_nodes: int | None = None,
+    backend: str = "bitmask",
+) -> SearchProof:
+    """Settle `puzzle` by the bitmask search and certify a unique or unsatisfiable verdict.
+
+    The certificate's formula is the SAT backend's (rules ∧ givens, ∧ the blocking clause for
+    'unique'), so `verify_certificate` and drat-trim check it unchanged. `backend` names who
+    settled the verdict in the manifest when this search only writes the proof. Raises
+    CertificateTimeoutError past `deadline` (a perf_counter time) or `max_nodes`.
+    """
+    encoding = parse_encoding(encoding)
+    if encoding is Encoding.REDUCED:
+        encoding = Encoding.EXTENDED  # reduced clauses are simplified: not traceable one by one
+    start = time.perf_counter()
+    formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
+    prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
+    try:
+        status = prover.run()
+    finally:
+        prover.close()
+    stats = {**prover.stats, "lemmas": prover.lemmas, "time_s": time.perf_counter() - start}
+    if status == "multiple":
+        return SearchProof(status, prover.solutions, None, stats)
+    certificate = SatCertificate(
+        puzzle,
+        status,
+        prover.solutions[0] if prover.solutions else None,
+        formula,
+        SEARCH_PROOF_WRITER,
+        prover.proof,
+        backend=backend,
+    )
+    return SearchProof(status, prover.solutions, certificate, stats)
