@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from satsudoku.cli import main
+from satsudoku.commands.count import _number
 from satsudoku.grid import Grid, regular_shape
 from satsudoku.io import read_puzzles
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import _REGISTRY, make_rule, rule_types
 from satsudoku.tools.counting import count_solutions
-from satsudoku.tools.estimate import estimate_count
+from satsudoku.tools.estimate import _statistics, estimate_count
 from satsudoku.tools.symmetry import declares_symmetry, interchangeable_digits
 
 REPO = Path(__file__).resolve().parent.parent
@@ -199,6 +200,18 @@ def test_count_command_estimates(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert record["samples"] == 50 and record["seed"] == 2
     assert main(["count", path, "--estimate", "50", "--seed", "2"]) == 0
     assert capsys.readouterr().out.startswith(f"~ {record['estimate']:.4g} ± ")
+
+
+def test_estimates_beyond_a_float_stay_exact_integers() -> None:
+    """A 25×25 board has about 10^386 grids: past 1e300 the statistics are integers (JSON
+    numbers all the same), never an OverflowError."""
+    samples = [3 * 10**386, 10**386, 0]
+    total, squares = sum(samples), sum(x * x for x in samples)
+    mean, stderr, half = _statistics(total, squares, len(samples))
+    assert mean == 4 * 10**386 // 3  # 1.333...e386, the nearest integer
+    assert isinstance(stderr, int) and 88 * 10**384 < stderr < 89 * 10**384  # 0.882e386
+    assert half == stderr * 196 // 100
+    assert _number(mean) == "1.333e+386" and _number(288) == "288"
 
 
 def test_estimate_stops_on_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

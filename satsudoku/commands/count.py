@@ -207,5 +207,10 @@ def _estimated(index: int, puzzle: Puzzle, estimate: Estimate, args: argparse.Na
 
 
 def _number(value: float) -> str:
-    """Four significant digits: an estimate is no more precise than that."""
-    return f"{value:.4g}"
+    """Four significant digits: an estimate is no more precise than that. An int past a
+    float's range (estimates on 25×25 and larger boards) is rounded from its decimal digits."""
+    if isinstance(value, float) or abs(value) < 10**300:
+        return f"{value:.4g}"
+    digits = str(round(value, 4 - len(str(value))))  # round to four significant digits
+    rest = digits[1:4].rstrip("0")
+    return f"{digits[0]}{'.' + rest if rest else ''}e+{len(digits) - 1}"

@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from satsudoku.backends.bitmask import search_kernel
 from satsudoku.puzzle import Puzzle
@@ -29,7 +30,7 @@ class Estimate:
     """The mean of the samples with its standard error and a normal 95% interval."""
 
     estimate: float
-    stderr: float  # infinite from a single sample
+    stderr: float  # infinite from a single sample; estimates past 1e300 are ints
     ci95: tuple[float, float]  # mean ± 1.96 standard errors, the lower end clipped at 0
     samples: int
     zero_fraction: float  # samples that met a dead end: a high share means a poor estimate
@@ -83,20 +84,40 @@ def estimate_count(
         drawn += 1
         if on_sample is not None:
             on_sample(drawn)
-    mean = total / drawn if drawn else math.nan
-    # Sample variance from exact integer sums: N·Σx² − (Σx)² = N(N−1)·s², no cancellation.
-    spread = drawn * squares - total * total
-    stderr = math.sqrt(spread / (drawn * drawn * (drawn - 1))) if drawn > 1 else math.inf
-    half = 1.96 * stderr
+    mean, stderr, half = _statistics(total, squares, drawn)
     return Estimate(
         estimate=mean,
         stderr=stderr,
-        ci95=(max(0.0, mean - half), mean + half),
+        ci95=(max(0, mean - half), mean + half),
         samples=drawn,
         zero_fraction=zeros / drawn if drawn else math.nan,
         time_s=time.perf_counter() - start,
         stopped=stopped,
     )
+
+
+def _statistics(total: int, squares: int, drawn: int) -> tuple[float, float, float]:
+    """Mean, standard error and the 95% half-width from the samples' exact integer sums.
+
+    Floats while they fit; past a float's range (a 25×25 board has about 10^386 grids) the
+    nearest integers, which JSON writes in full as numbers just the same.
+    """
+    if not drawn:
+        return math.nan, math.inf, math.inf
+    # Sample variance without cancellation: N·Σx² − (Σx)² = N(N−1)·s².
+    spread = drawn * squares - total * total
+    scale = max(1, drawn * drawn * (drawn - 1))  # the squared error is spread / scale
+    if total // drawn < 10**300 and spread // scale < 10**300:
+        mean: float = total / drawn
+        stderr: float = math.sqrt(spread / scale)
+        half = 1.96 * stderr
+    else:
+        mean = round(Fraction(total, drawn))
+        stderr = math.isqrt(spread // scale)
+        half = stderr * 196 // 100
+    if drawn == 1:
+        return mean, math.inf, math.inf  # one sample has no spread to judge it by
+    return mean, stderr, half
 
 
 def _walk(
