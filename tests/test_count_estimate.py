@@ -234,6 +234,7 @@ def test_estimate_stops_on_time(tmp_path: Path, capsys: pytest.CaptureFixture[st
     [
         (["--estimate", "10", "--backend", "sat"], "--estimate walks the bitmask search tree"),
         (["--estimate", "10", "--limit", "5"], "--limit does not apply to --estimate"),
+        (["--estimate", "10", "--max-nodes", "5"], "--max-nodes does not apply to --estimate"),
         (["--no-symmetry", "--backend", "sat"], "--no-symmetry does not apply"),
         (["--seed", "-3"], "expected a seed"),
     ],

@@ -122,8 +122,9 @@ def _run_estimates(args: argparse.Namespace) -> int:
         raise SatsudokuError(
             f"--estimate walks the bitmask search tree, not --backend {args.backend}"
         )
-    if args.limit is not None:
-        raise SatsudokuError("--limit does not apply to --estimate (it counts no solutions)")
+    for flag, value in (("--limit", args.limit), ("--max-nodes", args.max_nodes)):
+        if value is not None:  # a walk is bounded by the board's depth, a count by --timeout
+            raise SatsudokuError(f"{flag} does not apply to --estimate (--timeout bounds it)")
     backend_from_args(args)
     progress = Progress(args.progress, solutions=False, beside_terminal_output=True)
     try:
@@ -154,7 +155,7 @@ def _counted(index: int, puzzle: Puzzle, counted: Count, args: argparse.Namespac
         return str(shown) if counted.complete else f">= {shown} ({counted.stopped} reached)"
     stats: dict[str, int | float | str] = {"nodes": counted.nodes, "time_s": counted.time_s}
     if counted.symmetric_digits > 1:
-        stats["symmetry"] = math.factorial(counted.symmetric_digits)  # grids per visited leaf
+        stats["symmetry"] = math.factorial(counted.symmetric_digits)  # most grids a leaf stands for
     if counted.stopped:
         stats["stopped"] = counted.stopped
     status = status_from(shown, limit=args.limit or shown + 1, exhausted=counted.complete)
