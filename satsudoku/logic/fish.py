@@ -18,44 +18,83 @@ FINNED_LEVEL = {2: 4.3, 3: 4.7, 4: 5.3}
 _BOXES = ("box", "region")
 
 
-def _lines(board: Board, digit: int, by_rows: bool) -> list[tuple[int, frozenset[int]]]:
-    """(line number, the cross-line numbers where `digit` can go) for each open line."""
+def _lines(board: Board, digit: int, by_rows: bool) -> list[tuple[int, int]]:
+    """(line number, mask of the cross-line numbers where `digit` can go) per open line."""
     n, bit, cands, values = board.n, 1 << (digit - 1), board.cands, board.values
     out = []
     for line in range(n):
-        cells = [line * n + k for k in range(n)] if by_rows else [k * n + line for k in range(n)]
-        where = frozenset(k for k, c in enumerate(cells) if not values[c] and cands[c] & bit)
+        where = 0
+        for k in range(n):
+            c = line * n + k if by_rows else k * n + line
+            if cands[c] & bit and not values[c]:
+                where |= 1 << k
         if where:
             out.append((line, where))
     return out
+
+
+def _fins(
+    board: Board,
+    base: tuple[tuple[int, int], ...],
+    cover: frozenset[int],
+    box: int,
+    by_rows: bool,
+    box_of: list[int],
+) -> list[int]:
+    """The base places outside the cover (all in `box`, by construction)."""
+    n = board.n
+    fins = [_cell(n, ln, k, by_rows) for ln, w in base for k in _crosses(w) if k not in cover]
+    return fins
 
 
 def _cell(n: int, line: int, cross: int, by_rows: bool) -> int:
     return line * n + cross if by_rows else cross * n + line
 
 
+def _crosses(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     """Every (finned) fish of `size` base lines, rows first then columns."""
     n = board.n
     box_of = _box_index(board)
+    segments = {True: _segments(board, True), False: _segments(board, False)} if finned else {}
     for digit in range(1, n + 1):
         bit = 1 << (digit - 1)
         for by_rows in (True, False):
             lines = _lines(board, digit, by_rows)
             # A finned line adds at most one box width of places: cap the search there.
             limit = size + 3 if finned else size
-            eligible = [(ln, w) for ln, w in lines if len(w) <= limit and (finned or len(w) >= 2)]
+            eligible = [
+                (ln, w)
+                for ln, w in lines
+                if w.bit_count() <= limit and (finned or w.bit_count() >= 2)
+            ]
             for base in combinations(eligible, size):
-                union = frozenset().union(*(w for _, w in base))
-                base_lines = {ln for ln, _ in base}
+                union = 0
+                for _, w in base:
+                    union |= w
+                spread = union.bit_count()
                 if not finned:
-                    if len(union) != size:
+                    if spread != size:
                         continue
-                    covers: list[tuple[frozenset[int], list[int]]] = [(union, [])]
-                elif len(union) <= size or len(union) > size + 3:
+                    covers: list[tuple[frozenset[int], list[int]]] = [
+                        (frozenset(_crosses(union)), [])
+                    ]
+                elif spread <= size or spread > size + 3:
                     continue  # a basic fish (found at its own level), or fins in many boxes
                 else:
-                    covers = _finned_covers(base, union, size, n, by_rows, box_of)
+                    covers = [
+                        (cover, _fins(board, base, cover, box, by_rows, box_of))
+                        for cover, box in _finned_covers(base, size, segments[by_rows])
+                    ]
+                base_lines = {ln for ln, _ in base}
                 for cover, fins in covers:
                     eliminations = []
                     for cross in sorted(cover):
@@ -82,30 +121,49 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
 
 
 def _finned_covers(
-    base: tuple[tuple[int, frozenset[int]], ...],
-    union: frozenset[int],
+    base: tuple[tuple[int, int], ...],
     size: int,
-    n: int,
-    by_rows: bool,
-    box_of: list[int],
-) -> list[tuple[frozenset[int], list[int]]]:
-    """Cover choices whose leftover places (the fins) all sit in one box.
+    segments: list[dict[int, int]],
+) -> list[tuple[frozenset[int], int]]:
+    """Cover choices whose leftover places (the fins) all sit in one box: (cover, fin box).
 
     For each box holding base places, the places outside it fix most of the cover; the
     cover is completed from the box's own cross lines, and what stays outside are the fins.
+    Places are bit masks of cross-line numbers; `segments[line]` maps box -> crosses.
     """
-    places = [(_cell(n, ln, k, by_rows), k) for ln, w in base for k in w]
     out = []
-    for box in {box_of[cell] for cell, _ in places if box_of[cell] >= 0}:
-        fixed = frozenset(k for cell, k in places if box_of[cell] != box)
-        if len(fixed) > size:
+    boxes = {box for line, w in base for box, mask in segments[line].items() if w & mask}
+    for box in boxes:
+        fixed = inside = 0
+        for line, w in base:
+            mask = segments[line].get(box, 0)
+            fixed |= w & ~mask
+            inside |= w & mask
+        free = size - fixed.bit_count()
+        inside &= ~fixed
+        if free < 0 or free > inside.bit_count():
             continue
-        inside = sorted({k for cell, k in places if box_of[cell] == box} - fixed)
-        for extra in combinations(inside, size - len(fixed)):
-            cover = fixed | frozenset(extra)
-            fins = [cell for cell, k in places if k not in cover]
-            if fins and len(cover) == size:
-                out.append((cover, fins))
+        for extra in combinations(_crosses(inside), free):
+            cover = fixed
+            for k in extra:
+                cover |= 1 << k
+            if inside & ~cover:  # some place is left over: a fin
+                out.append((frozenset(_crosses(cover)), box))
+    return out
+
+
+def _segments(board: Board, by_rows: bool) -> list[dict[int, int]]:
+    """Per line, the boxes it crosses with the mask of cross-line numbers inside each."""
+    n = board.n
+    box_of = _box_index(board)
+    out: list[dict[int, int]] = []
+    for line in range(n):
+        masks: dict[int, int] = {}
+        for k in range(n):
+            box = box_of[_cell(n, line, k, by_rows)]
+            if box >= 0:
+                masks[box] = masks.get(box, 0) | 1 << k
+        out.append(masks)
     return out
 
 
