@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from satsudoku.backends import available, get_backend
+from satsudoku.constraints import TableTooLargeError, lower
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles
@@ -480,3 +481,36 @@ def test_bad_given_pencil_marks_are_named() -> None:
     grid[1][2] = fp_cell(givenPencilMarks=[0, 5])
     with pytest.raises(PuzzleError, match=r"'givenPencilMarks'.*r2c3: digits must be 1\.\.4"):
         fpuzzles_document({"size": 4, "grid": grid})
+
+
+@pytest.mark.parametrize(
+    ("size", "spec", "message"),
+    [
+        (64, {"type": "xsum", "left": [300] + [0] * 63}, "x-sum left of r1 = 300 needs a search"),
+        (16, {"type": "skyscraper", "top": [3] + [0] * 15}, "skyscraper above c1 sees 3 needs"),
+        (
+            64,
+            {
+                "type": "rellik",
+                "cages": [
+                    {"cells": ["r1c1", "r1c2"] + [f"r2c{c}" for c in range(1, 39)], "sum": 5}
+                ],
+            },
+            "40-cell rellik cage",
+        ),
+    ],
+)
+def test_hostile_clues_on_large_boards_are_refused_at_once(
+    size: int, spec: dict[str, Any], message: str
+) -> None:
+    """A clue whose exact table would take minutes to build is a one-line error in well under
+    a second (an x-sum of 300 on 64×64 used to search without end)."""
+    shape = Shape.for_size(size)
+    puzzle = Puzzle(shape, Grid.empty(size), (make_rule(spec, shape),))
+    with pytest.raises(TableTooLargeError, match=message):
+        lower(puzzle.constraints(), shape)
+
+
+def test_lockout_refuses_boards_whose_triples_do_not_fit() -> None:
+    with pytest.raises(PuzzleError, match="at most 58x58"):
+        make_rule({"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]}, Shape.for_size(64))
