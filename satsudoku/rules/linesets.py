@@ -138,9 +138,10 @@ class ModularLine:
 class ParityLine:
     """Digits along a line alternate between odd and even.
 
-    Meaning: the parity line of rangsk's SudokuSolver and of the CTC "parity line" rule
-    ("adjacent cells along the line have different parity"); it is the modular line with
-    modulus 2 and is posted through the same mechanism.
+    Meaning: the parity-line rule as setters state it, e.g. Marty Sears' "Parity Fish" in
+    SakanaAI's Sudoku-Bench ("two cells adjacent along a red line must contain one even digit
+    and one odd digit"); ISS expresses it as `Modular~2`, the modular line with modulus 2, and
+    it is posted through the same mechanism.
     """
 
     type: ClassVar[str] = "parityline"
