@@ -178,11 +178,10 @@ def _shape(args: argparse.Namespace) -> Shape:
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = args.seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-        say_on_stderr(f"generate --seed {seed}")
+    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     request = request_from(args, seed)
+    if args.seed is None:  # once the options are known good: the run can then be repeated
+        say_on_stderr(f"generate --seed {seed}")
     folders = _CertificateFolders(args.certificate, args.count)
     progress = Progress(args.progress, beside_terminal_output=True)
     try:
@@ -248,7 +247,7 @@ class _CertificateFolders:
         from satsudoku.proof.certificate import check_certificate, make_certificate
 
         progress.phase("proving")
-        certificate = make_certificate(made.puzzle, [made.solution], backend="generate")
+        certificate = make_certificate(made.puzzle, [made.solution])  # refuted by SAT
         check = check_certificate(certificate)
         if not check.ok:
             raise SatsudokuError(f"puzzle {index}: certificate check failed: {check.messages[-1]}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from satsudoku.backends import get_backend, unsupported
 from satsudoku.backends.bitmask import BitmaskBackend, search_kernel
 from satsudoku.deadline import OutOfTime, check
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
@@ -36,8 +36,9 @@ _CHECK_EVERY = 64  # refutation nodes between readings of the clock
 Stats = dict[str, int | float | str]
 
 
-class GenerateError(PuzzleError):
-    """The request cannot be met: no grid exists, or the clues never pin one down."""
+class GenerateError(SatsudokuError):
+    """The request cannot be met (no grid exists, the clues never pin one down): a usage
+    error, exit 2, as the options are what must change."""
 
 
 @dataclass(frozen=True)
