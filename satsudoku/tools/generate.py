@@ -351,4 +351,3 @@ class Refuter:
                 if dirty >= 0 and propagate(child, dirty):
                     stack.append(child)
         return False
-
