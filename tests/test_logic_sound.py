@@ -17,6 +17,7 @@ from satsudoku.logic.rating import STUCK, rate
 from satsudoku.logic.solver import TECHNIQUES, solve_logically
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import length_bonus
+from satsudoku.logic.uniqueness import unique_rectangle
 
 DATA = Path(__file__).parent / "data"
 MODELS = Path(__file__).parent.parent / "models"
@@ -163,3 +164,17 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert main(["rate", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.txt" in err
+
+
+def test_uniqueness_needs_a_puzzle_without_rules(tmp_path: Path) -> None:
+    """With a variant rule, swapping a rectangle's digits may break the rule: no UR there."""
+    line = ".....54.........91.5894.3..7..594.....1.7.6.....613..7..5.3672.63.........94....."
+    path = tmp_path / "ur.txt"
+    path.write_text(line + "\n")
+    (plain,) = iter_puzzles(path)
+    board = solve_logically(Board.from_puzzle(plain), TECHNIQUES[:-5]).board
+    assert unique_rectangle(board) is not None
+    (ruled,) = iter_puzzles(path, rules=["disjointgroups"])
+    ruled_board = Board.from_puzzle(ruled)
+    ruled_board.cands, ruled_board.values = board.cands.copy(), board.values.copy()
+    assert unique_rectangle(ruled_board) is None

@@ -12,7 +12,7 @@ import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
 from satsudoku.logic.check import false_claims
-from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically
+from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically, techniques
 from satsudoku.logic.state import Board
 
 # (technique, puzzle, the step's own name, the sentence it says)
@@ -202,3 +202,31 @@ def test_every_technique_has_a_case() -> None:
     covered = {c[0] for c in CASES}
     rest = set(TECHNIQUE_NAMES) - covered
     assert rest == {"restriction", "hidden quad", "forcing chain+", "nested forcing chain"}
+
+
+UNIQUENESS_CASES = [
+    (
+        "unique rectangle",
+        ".....54.........91.5894.3..7..594.....1.7.6.....613..7..5.3672.63.........94.....",
+        "unique rectangle type 1 on 45 (r5c8, r5c9, r8c8, r8c9): r5c8 must break it, or 45 could swap; remove 4 from r5c8; 5 from r5c8",
+    ),
+    (
+        "BUG+1",
+        ".3..97....4.5..187.8.......8..9.4.6.6...2...5.5.6.1..2.......1.491..6.3....18..2.",
+        "BUG+1: every open cell but r3c3 has two candidates, and 5 appears three times in each of its houses → r3c3 = 5",
+    ),
+]
+
+
+@pytest.mark.parametrize(("technique", "line", "text"), UNIQUENESS_CASES, ids=["UR", "BUG"])
+def test_uniqueness_technique_when_asked_for(technique: str, line: str, text: str) -> None:
+    puzzle = parse_line(line, ReadOptions())
+    chosen = techniques(uniqueness=True)
+    position = [t.name for t in chosen].index(technique)
+    easier = solve_logically(Board.from_puzzle(puzzle), chosen[:position])
+    assert easier.status == "stuck"
+    step = chosen[position].find(easier.board)
+    assert step is not None and step.text == text
+    assert false_claims(puzzle, [step]) == []
+    default = solve_logically(Board.from_puzzle(puzzle))
+    assert technique not in {s.technique for s in default.steps}  # off unless asked for

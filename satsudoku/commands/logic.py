@@ -10,7 +10,7 @@ from satsudoku.backends import get_backend
 from satsudoku.commands.common import add_input_options, load_puzzles, positive_int
 from satsudoku.logic.rating import logic_rating
 from satsudoku.logic.show import pencil_marks
-from satsudoku.logic.solver import LogicResult, solve_logically
+from satsudoku.logic.solver import LogicResult, solve_logically, techniques
 from satsudoku.logic.state import Board
 from satsudoku.puzzle import Puzzle
 
@@ -31,6 +31,11 @@ def register(subparsers: Any) -> None:
         metavar="STEP",
         help="stop after step STEP and print the pencil marks there",
     )
+    parser.add_argument(
+        "--uniqueness",
+        action="store_true",
+        help="also use unique rectangles and BUG+1 (they assume a single solution)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     parser.set_defaults(run=run)
 
@@ -38,7 +43,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     for index, puzzle in enumerate(load_puzzles(args), 1):
         board = Board.from_puzzle(puzzle)
-        result = solve_logically(board, max_steps=args.until)
+        chosen = techniques(uniqueness=args.uniqueness)
+        result = solve_logically(board, chosen, max_steps=args.until)
         search = None if result.status in ("solved", "contradiction") else _search(puzzle, board)
         if args.json:
             print(json.dumps(_record(index, puzzle, result, search)))

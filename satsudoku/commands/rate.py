@@ -14,6 +14,7 @@ from satsudoku.commands.common import (
     positive_int,
 )
 from satsudoku.logic.rating import Rating, rate
+from satsudoku.logic.solver import techniques
 
 
 def register(subparsers: Any) -> None:
@@ -42,6 +43,11 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="skip the backtrack and SAT figures (faster on large datasets)",
     )
+    parser.add_argument(
+        "--uniqueness",
+        action="store_true",
+        help="also use unique rectangles and BUG+1 (they assume a single solution)",
+    )
     add_progress_option(parser, "when stderr is a terminal and stdout is not")
     parser.set_defaults(run=run)
 
@@ -53,7 +59,12 @@ def run(args: argparse.Namespace) -> int:
             args.file = name
             for index, puzzle in enumerate(load_puzzles(args), 1):
                 progress.phase("rating")
-                rating = rate(puzzle, samples=args.samples, machine=not args.logic_only)
+                rating = rate(
+                    puzzle,
+                    techniques(uniqueness=args.uniqueness),
+                    samples=args.samples,
+                    machine=not args.logic_only,
+                )
                 progress.emit(_line(name, index, rating, as_json=args.json))
                 progress.update()
     finally:

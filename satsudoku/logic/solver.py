@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from satsudoku.errors import BackendBugError
-from satsudoku.logic import chains, fish, forcing, locked, singles, subsets, wings
+from satsudoku.logic import chains, fish, forcing, locked, singles, subsets, uniqueness, wings
 from satsudoku.logic.restrictions import restriction
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step, Technique
@@ -76,6 +76,18 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("nested forcing chain", forcing.NESTED, _NESTED),
 )
 TECHNIQUE_NAMES = tuple(t.name for t in TECHNIQUES)
+UNIQUENESS: tuple[Technique, ...] = (
+    Technique("unique rectangle", uniqueness.UNIQUE_RECTANGLE, uniqueness.unique_rectangle, False),
+    Technique("BUG+1", uniqueness.BUG, uniqueness.bug_plus_one, False),
+)
+
+
+def techniques(*, uniqueness: bool = False) -> tuple[Technique, ...]:
+    """The techniques in order of difficulty; uniqueness ones only when asked for (they
+    assume the puzzle has a single solution)."""
+    if not uniqueness:
+        return TECHNIQUES
+    return tuple(sorted((*TECHNIQUES, *UNIQUENESS), key=lambda t: t.difficulty))
 
 
 @dataclass

@@ -44,6 +44,7 @@ class Layout:
     lines: tuple[int, ...] = field(default=())  # indices of rows then columns (fish bases)
     # Pairs of houses sharing two or more cells, with the shared cells (locked candidates).
     overlaps: tuple[tuple[int, int, frozenset[int]], ...] = field(default=())
+    plain: bool = True  # no variant rules: uniqueness arguments hold
 
     def name(self, index: int) -> str:
         return cell_name(divmod(index, self.n))
@@ -121,6 +122,7 @@ def layout_of(puzzle: Puzzle) -> tuple[Layout, list[int]]:
         tuple(restrictions),
         lines,
         overlaps,
+        not puzzle.rules,
     )
     return layout, masks
 
