@@ -26,7 +26,7 @@ from satsudoku.encoders.cnf import (
     encode_puzzle,
     parse_encoding,
 )
-from satsudoku.errors import BackendBugError
+from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.proof.certificate import (
     SEARCH_PROOF_WRITER,
@@ -123,7 +123,7 @@ class _Prover:
         self._unloaded: list[Clause] = []  # without locked candidates never needs it
         # Without extras, every deduction inside the search is a singles step, hence unit
         # propagation on the extended encoding: lemmas need no checking there.
-        self.trusted = not kernel.extras and formula.encoding is Encoding.EXTENDED
+        self.trusted = not kernel.extras
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
             (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
@@ -499,6 +499,13 @@ def prove_by_search(
     encoding = parse_encoding(encoding)
     if encoding is Encoding.REDUCED:
         encoding = Encoding.EXTENDED  # reduced clauses are simplified: not traceable one by one
+    if encoding is not Encoding.EXTENDED:
+        # Hidden singles need house at-least-one clauses to be unit propagation; without
+        # them each would have to be justified by branching (a 9x9 took over 20 s).
+        raise PuzzleError(
+            f"bitmask proofs use the extended encoding, not {encoding.value} "
+            "(use --encoding extended, or --proof-by sat)"
+        )
     start = time.perf_counter()
     formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
