@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from satsudoku.backends import Backend, get_backend
+from satsudoku.backends import Backend, backend_names, get_backend
 from satsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
 from satsudoku.commands.common import (
     Progress,
@@ -26,7 +26,6 @@ from satsudoku.grid import Grid
 from satsudoku.proof.certificate import (
     PROOF_SOLVERS,
     SEARCH_PROOF_WRITER,
-    VERDICT_BACKENDS,
     CertificateTimeoutError,
     SatCertificate,
     check_certificate,
@@ -72,8 +71,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--backend",
         default="sat",
-        choices=VERDICT_BACKENDS,
-        help="who settles the verdict (default: sat); cpsat and mip verdicts are certified by "
+        choices=backend_names(),
+        help="who settles the verdict (default: sat); the others' verdicts are certified by "
         "a proof of the same formula from --proof-by",
     )
     parser.add_argument(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from satsudoku.backends import backend_names
 from satsudoku.backends.pysat_tools import SolverRun, load, new_solver
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -57,8 +58,6 @@ PROOF_SOLVERS = (
     "lingeling",
 )
 SEARCH_PROOF_WRITER = "bitmask"  # proofs written by the bitmask search (proof/search_proof.py)
-# Who may have settled a certified verdict; the proof is checked whoever it was.
-VERDICT_BACKENDS = ("sat", "bitmask", "cpsat", "mip")
 
 # Reading limits: every file is refused unread past these, so a stranger's certificate costs
 # memory in proportion to what its puzzle needs (formula.cnf's limit follows from the
@@ -368,9 +367,11 @@ def _manifest_mismatch(
             f"manifest.json: solver {_short(solver)} cannot write usable proofs "
             f"(one of {', '.join(writers)})"
         )
-    backend = manifest.get("backend", "sat")  # absent: a certificate from before the field
-    if backend not in VERDICT_BACKENDS:
-        return f"manifest.json: backend {_short(backend)} is none of {', '.join(VERDICT_BACKENDS)}"
+    # Who settled the verdict does not change what the proof shows, but the name must be one
+    # of satsudoku's backends. Absent: a certificate from before the field, written by SAT.
+    backend = manifest.get("backend", "sat")
+    if backend not in backend_names():
+        return f"manifest.json: backend {_short(backend)} is none of {', '.join(backend_names())}"
     return None
 
 
