@@ -24,11 +24,16 @@ _BACKENDS = {
     "sat": "satsudoku.backends.sat:SatBackend",
     "cpsat": "satsudoku.backends.cpsat:CpSatBackend",
     "fast": "satsudoku.backends.fast:FastBackend",
+    "mip": "satsudoku.backends.mip:MipBackend",
 }
-_NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools", "fast": "numba"}
+_NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools", "fast": "numba", "mip": "ortools"}
 # Backends that take only some rules: each says why it cannot take a puzzle (`supports`), so
 # they are listed by `available()` only when asked, and `--backend all` skips them per puzzle.
 _PARTIAL = frozenset({"fast"})
+# Takes every rule, but hard puzzles take it seconds to minutes (docs/backends.md), too slow for
+# every test that runs over all backends: listed, like partial ones, only when asked (--backend
+# all, bench); tests/test_mip.py runs it on a fast subset.
+_ON_REQUEST = frozenset({"mip"})
 
 
 def backend_names() -> list[str]:
@@ -42,10 +47,10 @@ def backend_names() -> list[str]:
 
 def available(*, partial: bool = False) -> list[str]:
     """Backends whose module and solver package are both importable (nothing is imported);
-    with `partial`, also those that take only some rules (see `unsupported`)."""
+    with `partial`, also those that take only some rules (see `unsupported`) and `mip`."""
     names = []
     for name in backend_names():
-        if name in _PARTIAL and not partial:
+        if name in _PARTIAL | _ON_REQUEST and not partial:
             continue
         package = _NEEDS[name]
         if package is None or importlib.util.find_spec(package) is not None:

@@ -1,0 +1,179 @@
+"""MIP backend: real SCIP and HiGHS solves; counts by no-good cuts, models, limits, agreement."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from satsudoku.backends import available, backend_names, get_backend
+from satsudoku.backends.bitmask import BitmaskBackend
+from satsudoku.backends.mip import MIP_SOLVERS, MipBackend
+from satsudoku.cli import main
+from satsudoku.constraints import TableTooLargeError
+from satsudoku.crosscheck import CrossCheckBackend
+from satsudoku.encoders import mip as mip_encoder
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Grid, Shape
+from satsudoku.io import read_puzzles
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+from tests.conftest import BUNDLED, REPO, puzzle_from_line, sample_lines
+from tests.test_cpsat import _Extras, interrupt
+
+# Every kind of the constraint vocabulary is in one of these: tables of 2 cells (dots, chess,
+# whispers, thermometers), of 3 (between) and 4+ (nabner, parity, region-sum lines), killer
+# cages and renban (DigitSets), sums (little killer, arrows), quadruples, sandwiches (x-sum's
+# cousin in the 9x9 sandwich model), domains (odd/even, fortress), extra houses. CPU seconds
+# with SCIP, measured: each under 0.15 s, the 9×9 ones included; the Miracle's rules on an empty
+# grid, doggo and pill-arrow are left out (minutes: docs/backends.md).
+FAST_MODELS = sorted(
+    p
+    for p in (REPO / "models").rglob("*")
+    if p.suffix in (".json", ".toml") and "6x6" in p.name and "first-row" not in p.name
+) + [
+    REPO / "models/classic/ai-escargot.toml",
+    REPO / "models/variants/killer/wikipedia-killer.json",
+    REPO / "models/variants/miracle/miracle-sudoku.json",
+    REPO / "models/variants/real/sandwich.json",
+]
+HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+
+
+@pytest.fixture(scope="module", params=MIP_SOLVERS)
+def mip(request: pytest.FixtureRequest) -> MipBackend:
+    return MipBackend(request.param)
+
+
+def test_registry_lists_mip_on_request_only() -> None:
+    assert "mip" in backend_names() and "mip" in available(partial=True)
+    assert "mip" not in available()  # too slow for every all-backends test (see registry)
+    assert isinstance(get_backend("mip", mip_solver="highs"), MipBackend)
+
+
+def test_unknown_solver_is_a_user_error() -> None:
+    with pytest.raises(PuzzleError, match="unknown MIP solver 'cbc'; choose from scip, highs"):
+        MipBackend("cbc")
+
+
+def test_empty_4x4_has_288_grids_by_no_good_cuts() -> None:
+    result = MipBackend().solve(Puzzle.empty(Shape(2, 2)), limit=300)
+    assert result.count == 288 and result.status is Status.MULTIPLE
+    assert result.stats["solves"] == 289  # one per grid, and the infeasible one that ends it
+    assert result.proof and result.proof.method == "mip-exhausted"
+    assert str(result.proof.details["trust"]).startswith("solver-trusted")
+
+
+def test_4x4_with_its_first_row_given_has_12_grids(mip: MipBackend) -> None:
+    puzzle = Puzzle(Shape(2, 2), Grid(4, (1, 2, 3, 4) + (0,) * 12))
+    result = mip.solve(puzzle, limit=20)
+    expected = BitmaskBackend().solve(puzzle, limit=20)
+    assert result.count == 12 and set(result.solutions) == set(expected.solutions)
+
+
+def test_the_limit_stops_the_enumeration(mip: MipBackend) -> None:
+    result = mip.solve(Puzzle.empty(Shape(2, 3)), limit=5)  # 28,200 grids exist
+    assert len(result.solutions) == 5 and result.count is None
+    assert result.status is Status.MULTIPLE and result.proof and result.proof.method == "witness"
+
+
+def test_cuts_are_removed_so_the_shared_model_serves_the_next_puzzle(mip: MipBackend) -> None:
+    first, second = puzzle_from_line(HARD), puzzle_from_line("4" + "." * 80)
+    before = mip.solve(first)
+    assert mip.solve(second, limit=3).status is Status.MULTIPLE
+    after = mip.solve(first)
+    assert before.status is after.status is Status.UNIQUE
+    assert before.solutions == after.solutions
+
+
+@pytest.mark.parametrize("path", FAST_MODELS, ids=lambda p: str(p.relative_to(REPO / "models")))
+def test_fast_models_verdict_and_solution(path: Path) -> None:
+    (puzzle,) = read_puzzles(path)
+    result = MipBackend().solve(puzzle)
+    assert result.status is Status.UNIQUE
+    assert puzzle.solution is not None and result.solution == puzzle.solution
+
+
+def test_clashing_givens_are_unsatisfiable(mip: MipBackend) -> None:
+    result = mip.solve(puzzle_from_line("11" + "." * 79))
+    assert result.status is Status.UNSATISFIABLE and result.count == 0
+
+
+def test_unsatisfiable_without_direct_clash(mip: MipBackend) -> None:
+    # r1c9 sees 1..8 in its row, and 9 in its column: no digit is left for it.
+    puzzle = puzzle_from_line("12345678." + "........9" + "." * 63)
+    result = mip.solve(puzzle)
+    assert result.status is Status.UNSATISFIABLE and result.exhausted
+    assert result.proof and result.proof.method == "mip-exhausted"
+
+
+def test_given_outside_a_rule_domain_is_a_domain_conflict() -> None:
+    givens = Grid(4, (2,) + (0,) * 15)  # r1c1 must be odd
+    result = MipBackend().solve(Puzzle(Shape(2, 2), givens, (_Extras(),)))  # type: ignore[arg-type]
+    assert result.status is Status.UNSATISFIABLE
+    assert result.proof and result.proof.method == "domain-conflict"
+
+
+def test_every_core_kind_counts_like_bitmask(mip: MipBackend) -> None:
+    puzzle = Puzzle.empty(Shape(2, 2), (_Extras(),))  # type: ignore[arg-type]
+    expected = BitmaskBackend().solve(puzzle, limit=300)
+    got = mip.solve(puzzle, limit=300)
+    assert got.count == expected.count and set(got.solutions) == set(expected.solutions)
+    assert 0 < (got.count or 0) < 288
+
+
+def test_agrees_with_bitmask_on_bundled_samples() -> None:
+    reference, backend = BitmaskBackend(), MipBackend()
+    for name in ("top1465.txt", "17clue.txt", "forum-hardest-1106.txt", "serg-benchmark.txt"):
+        for line in sample_lines(BUNDLED / name, 4):
+            puzzle = puzzle_from_line(line)
+            expected, got = reference.solve(puzzle), backend.solve(puzzle)
+            assert got.status is expected.status, (name, line)
+            assert set(got.solutions) <= set(expected.solutions) or not expected.exhausted
+
+
+def test_timeout_gives_unknown_stopped_by_timeout(mip: MipBackend) -> None:
+    (puzzle,) = read_puzzles(REPO / "models/variants/miracle/miracle-rules-72.json")
+    mip.warm_up(puzzle)
+    started = time.perf_counter()
+    result = mip.solve(puzzle, timeout=0.5)  # minutes without a limit
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert result.count is None and time.perf_counter() - started < 5
+
+
+def test_timeout_while_building_gives_unknown() -> None:
+    puzzle = Puzzle.empty(Shape(5, 7))  # 42,875 binaries: seconds to build, never cached before
+    started = time.perf_counter()
+    result = MipBackend().solve(puzzle, timeout=0.05)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
+    assert result.proof and result.proof.details["status"] == "model not built"
+    assert time.perf_counter() - started < 2
+
+
+def test_too_many_table_selectors_are_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mip_encoder, "MAX_SELECTORS", 10)
+    (puzzle,) = read_puzzles(REPO / "models/variants/lines/between-6x6.json")
+    with pytest.raises(TableTooLargeError, match="selector binaries .limit 10.; use --backend"):
+        mip_encoder.build(puzzle.shape, puzzle.rules)
+
+
+def test_backend_all_runs_mip_beside_the_others(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(REPO / "models/classic/project-euler-96-grid-01.toml")
+    assert main(["solve", path, "--backend", "all", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "unique" and record["stats"]["mip_status"] == "unique"
+    assert "mip" in record["proof"]["agreeing"]
+
+
+def test_crosscheck_with_mip_counts_alike() -> None:
+    puzzle = Puzzle(Shape(2, 2), Grid(4, (1, 2, 3, 4) + (0,) * 12))
+    result = CrossCheckBackend(["bitmask", "mip"]).solve(puzzle, limit=20)
+    assert result.count == 12
+
+
+def test_ctrl_c_stops_a_mip_solve_at_once() -> None:
+    miracle = str(REPO / "models/variants/miracle/miracle-rules-72.json")
+    code, err, waited = interrupt(["solve", miracle, "--backend", "mip"], after=4)
+    assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
