@@ -162,10 +162,16 @@ CASES = [
         "jellyfish on 1 in rows 2,3,5,9, columns 1,2,5,8: remove 1 from r1c5, r4c1, r4c8, r6c1",
     ),
     (
+        "Nishio",
+        "97.....24....9....34.....71..9...2...2.1.9.6.....7....2.7.8.4.6..17.48...6.2.3.9.",
+        "Nishio",
+        "Nishio on 5: if r1c5 were 5, 4 placements of 5 later column 8 has no place for 5: remove 5 from r1c5",
+    ),
+    (
         "forcing chain",
-        ".9......8...6..3.9..5.8..279....24..1..5.8..3..89....564..5.8..5.9..1...2......5.",
+        "59....7.6.63....511..6...3....9.52......7......52.3....7...4..885....64.4.2....17",
         "forcing chain (contradiction)",
-        "forcing chain (contradiction): if r4c3 were 6, 6 deductions later row 6 has no place for 6: remove 6 from r4c3",
+        "forcing chain (contradiction): if r6c1 were 6, 8 deductions later column 8 has no place for 9: remove 6 from r6c1",
     ),
     (
         "finned jellyfish",

@@ -179,3 +179,60 @@ def _offer_common(
         text = f"{title} ({where}): every choice agrees; {removal_text(layout, gone)}"
         level = round(base + length_bonus(made), 1)
         offer(Step(f"{title} (forcing)", level, text, eliminations=gone))
+
+
+NISHIO = 7.6
+
+
+def nishio(board: Board) -> Step | None:
+    """A contradiction on one digit alone: put `d` in a cell, strike it from the peers, place
+    `d` wherever a house has one place left; a house with no place for `d` removes the
+    assumption (SE's Nishio forcing chain, 7.6+). The shortest such chain is chosen."""
+    layout, n = board.layout, board.n
+    best: tuple[int, int, int, str] | None = None
+    for digit in range(1, n + 1):
+        bit = 1 << (digit - 1)
+        start = [c for c in board.open_cells() if board.cands[c] & bit]
+        for cell in start:
+            made, why = _one_digit(board, digit, cell, best[0] if best else n * n)
+            if why is not None and (best is None or made < best[0]):
+                best = (made, cell, digit, why)
+    if best is None:
+        return None
+    made, cell, digit, why = best
+    gone = ((cell, digit),)
+    text = (
+        f"Nishio on {digit}: if {layout.name(cell)} were {digit}, {made} placements of "
+        f"{digit} later {why}: {removal_text(layout, gone)}"
+    )
+    return Step("Nishio", round(NISHIO + length_bonus(made), 1), text, eliminations=gone)
+
+
+def _one_digit(board: Board, digit: int, cell: int, budget: int) -> tuple[int, str | None]:
+    """Follow `digit` placed in `cell` through hidden singles of that digit only."""
+    layout, bit = board.layout, 1 << (digit - 1)
+    places = {c for c in board.open_cells() if board.cands[c] & bit}
+    done = {c for c, v in enumerate(board.values) if v == digit}
+    todo = [cell]
+    made = 0
+    while todo:
+        here = todo.pop()
+        if here in done:
+            continue
+        if here not in places:
+            return made, f"{layout.name(here)} cannot hold {digit}"
+        done.add(here)
+        made += 1
+        if made > budget:
+            return made, None
+        places -= layout.peers[here]
+        places.discard(here)
+        for house in layout.houses:
+            if done.intersection(house.cells):
+                continue
+            left = places.intersection(house.cells)
+            if not left:
+                return made, f"{house.name} has no place for {digit}"
+            if len(left) == 1:
+                todo.extend(left)
+    return made, None

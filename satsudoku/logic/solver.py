@@ -71,6 +71,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("X-chain", chains.X_CHAIN, chains.x_chain),
     Technique("XY-chain", chains.XY_CHAIN, chains.xy_chain),
     Technique("alternating inference chain", chains.AIC, chains.aic),
+    Technique("Nishio", forcing.NISHIO, forcing.nishio),
     Technique("forcing chain", forcing.DYNAMIC, _DYNAMIC),
     Technique("forcing chain+", forcing.DYNAMIC_PLUS, _DYNAMIC_PLUS),
     Technique("nested forcing chain", forcing.NESTED, _NESTED),
