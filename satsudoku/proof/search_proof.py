@@ -303,8 +303,10 @@ class _Prover:
             if root is None:
                 self.refute([], None, True)  # the root's conflict, justified as any node's
                 return "unsatisfiable"
-        if not self.trusted or self._singles_root(givens) != root:
-            self._root_lemmas(root)  # locked candidates (or extras) narrowed the root
+        singles = self._singles_root(givens) if self.trusted else None
+        if singles is None or singles != root:  # locked candidates (or extras) narrowed it
+            if singles is None or self._root_lemmas_by_kernel(singles, root):
+                self._root_lemmas(root)
         if kernel.branch_cell(root) < 0:  # the givens and propagation fill the grid
             self.stats["nodes"] += 1
             self.solutions.append(Grid(n, tuple(map(kernel.digit, root))))
@@ -312,14 +314,15 @@ class _Prover:
             self.refute([], root, True)
             return "unique"
         checked = not self.trusted
-        frames = [self._expand([], root, checked)]
+        frames = [self._expand([], root, kernel.branch_cell(root), checked)]
         while frames:
             frame = frames[-1]
             if frame.children:
                 lit, masks = frame.children.pop()
                 decisions = [*frame.decisions, lit]
                 self._check_limits()
-                if kernel.branch_cell(masks) < 0:  # a solution
+                cell = kernel.branch_cell(masks)
+                if cell < 0:  # a solution
                     self.stats["nodes"] += 1
                     self.solutions.append(Grid(n, tuple(map(kernel.digit, masks))))
                     if len(self.solutions) > 1:
@@ -327,7 +330,7 @@ class _Prover:
                     self._block(self.solutions[0])
                     frame.lemmas.append(self.refute(decisions, masks, checked))
                 else:
-                    frames.append(self._expand(decisions, masks, checked))
+                    frames.append(self._expand(decisions, masks, cell, checked))
                 continue
             frames.pop()
             lemma = self.refute(frame.decisions, frame.masks, checked)
@@ -336,12 +339,11 @@ class _Prover:
                 frames[-1].lemmas.append(lemma)
         return "unique" if self.solutions else "unsatisfiable"
 
-    def _expand(self, decisions: list[int], masks: list[int], checked: bool) -> _Frame:
-        """Branch on the kernel's cell (the node is no full grid): failed children are
-        refuted at once, the others queued."""
+    def _expand(self, decisions: list[int], masks: list[int], cell: int, checked: bool) -> _Frame:
+        """Branch on `cell`, the kernel's choice (the node is no full grid): failed children
+        are refuted at once, the others queued."""
         kernel = self.kernel
         self.stats["nodes"] += 1
-        cell = kernel.branch_cell(masks)
         frame = _Frame(decisions, masks, cell, [])
         if checked:
             self._saturate(decisions, masks, frame.lemmas)
@@ -427,6 +429,42 @@ class _Prover:
         dirty = (1 << len(kernel.houses)) - 1
         return cands if kernel.propagate(cands, dirty) else None
 
+    def _root_lemmas_by_kernel(self, singles: list[int], root: list[int]) -> bool:
+        """`_root_lemmas` without a propagator, for a kernel with houses only: its singles are
+        then unit propagation on the extended encoding, so a digit whose placement the kernel
+        refutes from `singles` (plus the lemmas so far) is a failed literal. True if some of
+        the root's eliminations were left unwritten."""
+        kernel, n = self.kernel, self.n
+        state = singles.copy()
+        pending = [
+            (cell, bit)
+            for cell in range(n * n)
+            for bit in _bits(kernel.open_bits(state[cell]) & ~kernel.open_bits(root[cell]))
+        ]
+        while pending:
+            rest = []
+            for cell, bit in pending:
+                if not state[cell] & bit:
+                    continue  # placed, or removed by the lemmas' consequences
+                trial = state.copy()
+                dirty = kernel.assign(trial, cell, bit)
+                if dirty >= 0 and kernel.propagate(trial, dirty):
+                    rest.append((cell, bit))
+                    continue
+                self._emit([-(cell * n + kernel.digit(bit))])
+                self.stats["root_lemmas"] += 1
+                state[cell] &= ~bit
+                if not state[cell] & (state[cell] - 1):  # one digit left: place it
+                    dirty = kernel.assign(state, cell, state[cell])
+                else:
+                    dirty = kernel.house_bits[cell]
+                if dirty < 0 or not kernel.propagate(state, dirty):
+                    return False  # the root is refuted: every lemma after this one is RUP
+            if len(rest) == len(pending):
+                return True
+            pending = rest
+        return False
+
     def _root_lemmas(self, root: list[int]) -> None:
         """Unit lemmas for the root's eliminations unit propagation does not make (locked
         candidates, extras), each written once it is RUP given the ones before it."""
@@ -508,12 +546,18 @@ def prove_by_search(
         )
     start = time.perf_counter()
     formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
+    encoded = time.perf_counter()
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
     try:
         status = prover.run()
     finally:
         prover.close()
-    stats = {**prover.stats, "lemmas": prover.lemmas, "time_s": time.perf_counter() - start}
+    stats = {
+        **prover.stats,
+        "lemmas": prover.lemmas,
+        "encode_s": encoded - start,  # the certificate's formula: any paradigm's proof needs it
+        "time_s": time.perf_counter() - start,
+    }
     if status == "multiple":
         return SearchProof(status, prover.solutions, None, stats)
     certificate = SatCertificate(

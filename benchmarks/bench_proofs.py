@@ -1,0 +1,199 @@
+"""Proof cost per paradigm: the bitmask search's own DRAT proof against the plain search, and
+the SAT backend's proof-logging refutation of the same formula (lemmas, bytes, time to check).
+
+Run: python benchmarks/bench_proofs.py [--sample N] [--data DIR] [--models] [--independent]
+       [--out rows.csv]
+
+Datasets: forum-hardest-1106 (unique) and tdoku's labelled unsatisfiable lines (':0'), from
+--data, else ../shared/data next to the repo, else the bundled tests/data; with --models also
+the published variant puzzles of models/variants/real (9x9 only). Per puzzle: the plain bitmask
+search (limit 2, kernel warm), the same search writing its proof (`prove_by_search`, encoding
+of the formula included and also shown apart), satsudoku's checker on that proof, and
+`make_certificate` (CaDiCaL 1.9.5) with the same checker; --independent adds dratify's forward
+check of the bitmask proof. CP-SAT and MIP verdicts are certified by one of these two proofs, so
+their proof figures are these. Every proof must check, else the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from satsudoku.backends.bitmask import BitmaskBackend
+from satsudoku.grid import Shape
+from satsudoku.io import read_puzzles
+from satsudoku.proof.certificate import SatCertificate, make_certificate
+from satsudoku.proof.drat import check_drat, parse_drat
+from satsudoku.proof.search_proof import prove_by_search
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO))
+from tests.conftest import puzzle_from_line  # noqa: E402  (the datasets' line format)
+
+
+@dataclass
+class Row:
+    """One puzzle's figures; times in seconds, sizes in bytes."""
+
+    dataset: str
+    index: int
+    verdict: str
+    plain_s: float
+    proof_s: float
+    encode_s: float
+    nodes: int
+    lemmas: int
+    proof_bytes: int
+    check_s: float
+    sat_s: float
+    sat_lemmas: int
+    sat_bytes: int
+    sat_check_s: float
+    independent_s: float
+    ok: bool
+
+
+def datasets(folder: Path, sample: int, models: bool) -> dict[str, list[Puzzle]]:
+    """The puzzles of each dataset, the first `sample` lines of each."""
+    hardest = (folder / "forum-hardest-1106.txt").read_text().splitlines()
+    tdoku = (folder / "tdoku-test-puzzles.labeled.txt").read_text().splitlines()
+    unsat = [line.split(":")[0] for line in tdoku if line.endswith(":0")]
+    out = {
+        "forum-hardest-1106": [puzzle_from_line(x, Shape(3, 3)) for x in hardest if x][:sample],
+        "tdoku-unsat": [puzzle_from_line(x, Shape(3, 3)) for x in unsat][:sample],
+    }
+    if models:
+        real = sorted((REPO / "models" / "variants" / "real").glob("*.json"))
+        found = [read_puzzles(path)[0] for path in real]
+        out["variants-real-9x9"] = [p for p in found if p.size == 9][:sample]
+    return out
+
+
+def measure(name: str, index: int, puzzle: Puzzle, independent: bool) -> Row:
+    backend = BitmaskBackend()
+    backend.solve(puzzle)  # builds and caches the kernel: both searches below find it ready
+    start = time.perf_counter()
+    plain = backend.solve(puzzle)
+    plain_s = time.perf_counter() - start
+    start = time.perf_counter()
+    found = prove_by_search(puzzle)
+    proof_s = time.perf_counter() - start
+    ok = found.certificate is not None and found.status == plain.status.value
+    cert = found.certificate
+    check_s, lemmas, size = _check(cert) if cert else (0.0, 0, 0)
+    ok = ok and check_s >= 0
+    sat_s = sat_check_s = 0.0
+    sat_lemmas = sat_bytes = 0
+    if plain.status in (Status.UNIQUE, Status.UNSATISFIABLE):
+        start = time.perf_counter()
+        sat = make_certificate(puzzle, plain.solutions)
+        sat_s = time.perf_counter() - start
+        sat_check_s, sat_lemmas, sat_bytes = _check(sat)
+        ok = ok and sat_check_s >= 0
+    independent_s = _independent(cert) if independent and cert else 0.0
+    ok = ok and independent_s >= 0
+    return Row(
+        name,
+        index,
+        found.status,
+        plain_s,
+        proof_s,
+        float(found.stats["encode_s"]),
+        int(found.stats["nodes"]),
+        lemmas,
+        size,
+        check_s,
+        sat_s,
+        sat_lemmas,
+        sat_bytes,
+        sat_check_s,
+        independent_s,
+        ok,
+    )
+
+
+def _check(cert: SatCertificate) -> tuple[float, int, int]:
+    """satsudoku's checker on the proof: seconds (-1 if rejected), lemmas, bytes."""
+    text = "\n".join(cert.proof) + "\n"
+    start = time.perf_counter()
+    verdict = check_drat(cert.clauses, parse_drat(text))
+    seconds = time.perf_counter() - start
+    return (seconds if verdict.ok else -1.0), cert.lemma_count, len(text.encode())
+
+
+def _independent(cert: SatCertificate) -> float:
+    """dratify's forward check (every step, deletions applied): seconds, -1 if rejected."""
+    import dratify
+
+    from satsudoku.encoders.cnf import dimacs
+
+    start = time.perf_counter()
+    formula = dratify.parse_dimacs(dimacs(cert.formula))
+    result = dratify.check_proof(formula, "\n".join(cert.proof) + "\n", engine="python")
+    seconds = time.perf_counter() - start
+    return seconds if result.ok and result.reached_empty else -1.0
+
+
+def summary(rows: list[Row]) -> str:
+    """Medians (and the worst ratio) per dataset, as a Markdown table."""
+    lines = [
+        "| dataset | n | plain s | proof s | of which encode | ratio | lemmas | KiB | check s "
+        "| SAT proof s | SAT lemmas | SAT KiB | SAT check s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in dict.fromkeys(row.dataset for row in rows):
+        mine = [row for row in rows if row.dataset == name]
+
+        def med(key: str, rows: list[Row] = mine) -> float:
+            return statistics.median(getattr(row, key) for row in rows)
+
+        ratios = [row.proof_s / max(row.plain_s, 1e-9) for row in mine]
+        lines.append(
+            f"| {name} | {len(mine)} | {med('plain_s'):.3f} | {med('proof_s'):.3f} "
+            f"| {med('encode_s'):.3f} | {statistics.median(ratios):.1f} (max {max(ratios):.1f}) "
+            f"| {med('lemmas'):.0f} | {med('proof_bytes') / 1024:.1f} | {med('check_s'):.2f} "
+            f"| {med('sat_s'):.3f} | {med('sat_lemmas'):.0f} | {med('sat_bytes') / 1024:.1f} "
+            f"| {med('sat_check_s'):.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sample", type=int, default=10, help="puzzles per dataset (10)")
+    parser.add_argument("--data", type=Path, help="dataset folder (../shared/data, tests/data)")
+    parser.add_argument("--models", action="store_true", help="add models/variants/real 9x9")
+    parser.add_argument("--independent", action="store_true", help="also time dratify")
+    parser.add_argument("--out", type=Path, help="write every row as CSV here")
+    args = parser.parse_args(argv)
+    folder = args.data or (SHARED if (SHARED / "forum-hardest-1106.txt").is_file() else None)
+    folder = folder or REPO / "tests" / "data"
+    rows: list[Row] = []
+    for name, puzzles in datasets(folder, args.sample, args.models).items():
+        for index, puzzle in enumerate(puzzles, 1):
+            rows.append(measure(name, index, puzzle, args.independent))
+            print(f"{name} {index}: {rows[-1]}", file=sys.stderr)
+    print(summary(rows))
+    print(f"\nload average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", file=sys.stderr)
+    if args.out:
+        with args.out.open("w", newline="") as out:
+            writer = csv.DictWriter(out, fieldnames=list(asdict(rows[0])))
+            writer.writeheader()
+            writer.writerows(asdict(row) for row in rows)
+    failed = [row for row in rows if not row.ok]
+    for row in failed:
+        print(f"FAILED: {row.dataset} {row.index}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
