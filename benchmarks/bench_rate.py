@@ -2,9 +2,10 @@
 
 Run: python benchmarks/bench_rate.py {se,speed,check} [--sample N] [--seed S] [--data DIR]
 
-- se: rate a random sample (default 2,000) of sudoku-exchange-graded.txt, whose
-  .ratings.txt holds each puzzle's Sukaku Explainer rating; print Spearman's rho, the
-  per-band confusion, and for SE <= 4.4 how often our hardest figure equals SE's exactly.
+- se: rate a random sample (default 2,000) of sudoku-exchange-graded.txt, whose .ratings.txt
+  holds each puzzle's Sukaku Explainer rating; print Spearman's rho, the per-band confusion,
+  and for SE <= 4.4 how often our hardest figure equals SE's exactly (--uniqueness: with UR
+  and BUG+1).
 - speed: rate the first N (default 1,000) puzzles of top1465.txt on one core (logic only,
   and the full rate with backtrack and SAT figures on a tenth of them).
 - check: run the logic on N puzzles (default 20) of every 9x9 dataset and confirm every claimed
@@ -24,7 +25,7 @@ from pathlib import Path
 from satsudoku.io.text import ReadOptions, parse_line
 from satsudoku.logic.check import false_claims
 from satsudoku.logic.rating import STUCK, rate
-from satsudoku.logic.solver import solve_logically
+from satsudoku.logic.solver import solve_logically, techniques
 from satsudoku.logic.state import Board
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,6 +54,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", type=Path, default=SHARED)
+    parser.add_argument("--uniqueness", action="store_true", help="se: allow UR and BUG+1")
     args = parser.parse_args()
     if not args.data.is_dir():
         print(f"bench_rate: no data at {args.data}; skipped")
@@ -83,9 +85,11 @@ def _se(args: argparse.Namespace) -> int:
     se = [float(x) for x in (args.data / "sudoku-exchange-graded.ratings.txt").read_text().split()]
     picks = sorted(random.Random(args.seed).sample(range(len(lines)), args.sample or 2000))
     ours: list[float] = []
+    chosen = techniques(uniqueness=args.uniqueness)
     start = time.perf_counter()
     for done, k in enumerate(picks, 1):
-        ours.append(rate(parse_line(lines[k], ReadOptions()), machine=False).rating)
+        puzzle = parse_line(lines[k], ReadOptions())
+        ours.append(rate(puzzle, chosen, machine=False).rating)
         if done % 100 == 0:
             print(f"  {done} rated, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     theirs = [se[k] for k in picks]
