@@ -45,6 +45,7 @@ REFUSED_MODELS = {
     "variants/real/lockout-double-arrows.json": "rule 'lockout'",
     "variants/real/neighbor-sums.json": "rule 'sumcage'",
     "variants/real/numbered-rooms-6x6.json": "rule 'numberedroom'",
+    "variants/real/owl.json": "rule 'parityline'",
     "variants/real/rellik-6x6.json": "rule 'rellik'",
 }
 
