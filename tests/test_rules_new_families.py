@@ -360,9 +360,10 @@ def test_rules_round_trip_and_the_verifier_names_them(
         ({"type": "greaterthan", "pairs": [["r1c1", "r2c2"]]}, "r1c1 and r2c2 are not adjacent"),
         ({"type": "greaterthan", "pairs": [["r1c1"]]}, "pairs[0] must name exactly two cells"),
         ({"type": "xsum", "left": [1, 2]}, "left needs 4 entries"),
-        ({"type": "xsum", "top": [11, None, None, None]}, "top[0] = 11 is outside 1..10"),
+        ({"type": "xsum", "top": [11, None, None, None]}, "top[0] = 11 is outside 0..10"),
+        ({"type": "xsum", "top": ["0", "x", None, None]}, "top[1] must be an integer, not 'x'"),
         ({"type": "skyscraper", "up": [1]}, "unexpected field 'up'"),
-        ({"type": "numberedroom", "right": [5, None, None, None]}, "right[0] = 5 is outside 1..4"),
+        ({"type": "numberedroom", "right": [5, 0, None, None]}, "right[0] = 5 is outside 0..4"),
         ({"type": "rellik", "cages": [{"cells": ["r1c1"]}]}, "exactly 'cells' and 'sum'"),
         (
             {

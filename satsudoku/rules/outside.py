@@ -46,20 +46,20 @@ class _OutsideRule:
     clues: Clues
 
     @classmethod
-    def read(cls, spec: Mapping[str, Any], shape: Shape, low: int, high: int) -> Clues:
+    def read(cls, spec: Mapping[str, Any], shape: Shape, high: int) -> Clues:
         check_fields(spec, set(), set(SIDES))
         n = shape.size
         sides = []
         for side in SIDES:
             items = as_list(spec.get(side, [None] * n), side)
             if len(items) != n:
-                raise PuzzleError(f"{side} needs {n} entries (null for no clue), got {len(items)}")
-            sides.append(
-                tuple(
-                    None if v is None or v == 0 else integer(v, f"{side}[{i}]", low=low, high=high)
-                    for i, v in enumerate(items)
-                )
-            )
+                raise PuzzleError(f"{side} needs {n} entries (0 for no clue), got {len(items)}")
+            # Every clue is at least 1 here, so 0 (as TOML must write it) or null means none.
+            values = [
+                None if v is None else integer(v, f"{side}[{i}]", low=0, high=high)
+                for i, v in enumerate(items)
+            ]
+            sides.append(tuple(v or None for v in values))
         return tuple(sides)
 
     def lines(self, shape: Shape) -> Iterator[tuple[str, tuple[Cell, ...], int]]:
@@ -129,7 +129,7 @@ class XSum(_OutsideRule):
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> XSum:
         n = shape.size
-        return cls(cls.read(spec, shape, 1, n * (n + 1) // 2))
+        return cls(cls.read(spec, shape, n * (n + 1) // 2))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, total in self.lines(shape):
@@ -181,7 +181,7 @@ class Skyscraper(_OutsideRule):
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Skyscraper:
-        return cls(cls.read(spec, shape, 1, shape.size))
+        return cls(cls.read(spec, shape, shape.size))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, count in self.lines(shape):
@@ -226,7 +226,7 @@ class NumberedRoom(_OutsideRule):
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> NumberedRoom:
-        return cls(cls.read(spec, shape, 1, shape.size))
+        return cls(cls.read(spec, shape, shape.size))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, clue in self.lines(shape):
