@@ -37,7 +37,7 @@ from satsudoku.result import Result, Status
 
 DEFAULT_CONFIGS = ("bitmask", "sat:extended", "sat:minimal", "cpsat")
 COLUMNS = ("dataset", "index", "config", "status", "time_s", "solved", "source", "stats")
-_OPTION_OF = {"sat": "encoding", "cpsat": "model"}  # what `backend:VALUE` sets
+_OPTION_OF = {"sat": "encoding", "cpsat": "model", "mip": "mip_solver"}  # `backend:VALUE`
 _FLAGS_OF = {"bitmask": ("generic",), "cpsat": ("presolve", "certified")}  # `backend+FLAG`
 _VALUES_OF = {"sat": ("solver", "amo"), "cpsat": ("workers",)}  # `backend+KEY=VALUE`
 
@@ -60,9 +60,10 @@ class Config:
 def parse_configs(text: str, *, solver: str | None = None) -> list[Config]:
     """`bitmask,sat:extended,cpsat:integer+presolve` → configurations.
 
-    `backend[:VARIANT][+FLAG...]`: VARIANT is sat's encoding or cpsat's model; a FLAG switches a
-    Boolean option on (cpsat: presolve, certified; bitmask: generic) or, as KEY=VALUE, sets one
-    (sat: solver, amo; cpsat: workers), e.g. `sat:reduced+solver=minicard+amo=native`.
+    `backend[:VARIANT][+FLAG...]`: VARIANT is sat's encoding, cpsat's model or mip's solver; a
+    FLAG switches a Boolean option on (cpsat: presolve, certified; bitmask: generic) or, as
+    KEY=VALUE, sets one (sat: solver, amo; cpsat: workers), e.g.
+    `sat:reduced+solver=minicard+amo=native` or `mip:highs`.
     `solver` applies to every sat configuration that names none.
     """
     names = [part.strip() for part in text.split(",") if part.strip()]

@@ -11,6 +11,7 @@ import pytest
 from satsudoku.backends import available, backend_names, get_backend
 from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.backends.mip import MIP_SOLVERS, MipBackend
+from satsudoku.bench import parse_configs
 from satsudoku.cli import main
 from satsudoku.constraints import TableTooLargeError
 from satsudoku.crosscheck import CrossCheckBackend
@@ -177,3 +178,22 @@ def test_ctrl_c_stops_a_mip_solve_at_once() -> None:
     miracle = str(REPO / "models/variants/miracle/miracle-rules-72.json")
     code, err, waited = interrupt(["solve", miracle, "--backend", "mip"], after=4)
     assert (code, err) == (130, "satsudoku: interrupted\n") and waited < 10
+
+
+def test_mip_solver_option_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(REPO / "models/classic/project-euler-96-grid-01.toml")
+    assert main(["solve", path, "--backend", "mip", "--mip-solver", "highs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["solver"] == "highs"
+    assert main(["solve", path, "--backend", "mip", "--mip-solver", "cbc"]) == 2
+    assert "unknown MIP solver 'cbc'; choose from scip, highs" in capsys.readouterr().err
+    assert main(["solve", path, "--backend", "sat", "--mip-solver", "highs"]) == 2
+
+
+def test_bench_names_mip_configurations() -> None:
+    configs = parse_configs("mip,mip:highs")
+    assert [(c.backend, dict(c.options)) for c in configs] == [
+        ("mip", {}),
+        ("mip", {"mip_solver": "highs"}),
+    ]
+    with pytest.raises(PuzzleError, match="unknown MIP solver 'glpk'"):
+        parse_configs("mip:glpk")

@@ -142,10 +142,12 @@ def add_backend_options(
         help="cpsat: re-prove unique/unsatisfiable verdicts by a DRAT proof that satsudoku "
         "checks (classic rules only)",
     )
+    tuning.add_argument("--mip-solver", metavar="NAME", help="mip: scip (default) or highs")
 
 
 TUNING = (
     *("max_nodes", "encoding", "solver", "amo", "model", "workers", "certified", "presolve"),
+    "mip_solver",
     "random_seed",  # not a flag: `solve --random` sets it for the backends that take it
 )
 
