@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help="comma-separated configurations BACKEND[:VARIANT][+FLAG...]: bitmask[+generic], "
         "sat:ENCODING (minimal, efficient, extended, reduced), cpsat[:MODEL (boolean, integer)]"
-        "[+presolve][+certified], e.g. cpsat:integer+presolve "
+        "[+presolve][+certified], mip[:SOLVER (scip, highs)], e.g. cpsat:integer+presolve "
         f"(default: {','.join(bench.DEFAULT_CONFIGS)})",
     )
     parser.add_argument("--solver", metavar="NAME", help="SAT solver for sat:* (pysat name)")
