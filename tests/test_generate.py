@@ -13,7 +13,7 @@ import pytest
 
 from satsudoku.backends import get_backend
 from satsudoku.cli import main
-from satsudoku.grid import Grid, Shape, regular_shape
+from satsudoku.grid import Grid, Shape, default_box, regular_shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
@@ -28,6 +28,7 @@ from satsudoku.tools.generate import (
     orbits,
 )
 from satsudoku.tools.minimal import find_redundant
+from satsudoku.tools.regions import random_regions
 from satsudoku.verify import violations
 
 NINE = regular_shape(3, 3)
@@ -135,6 +136,28 @@ _JIGSAW = """
 """  # the regions of models/variants/real/jigsaw.json
 
 
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_random_jigsaw_regions_are_connected_and_their_puzzles_unique(n: int) -> None:
+    shape = random_regions(n, random.Random(n))
+    assert shape.is_jigsaw and sorted(map(len, shape.regions())) == [n] * n
+    assert len({tuple(region) for region in shape.regions()}) == n
+    boxes = regular_shape(*default_box(n)).regions() if n == 9 else iter(())
+    assert set(shape.regions()) != set(boxes)  # swaps left no box outline whole
+    for region in shape.regions():
+        cells, seen, todo = set(region), {region[0]}, [region[0]]
+        while todo:
+            r, c = todo.pop()
+            for other in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if other in cells and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        assert seen == cells
+    made = next(generate(Request(regular_shape(1, n), jigsaw=True, seed=n), 1))
+    assert made.puzzle.shape.is_jigsaw
+    assert_unique_by_cpsat(made.puzzle, made.solution)
+    assert find_redundant(made.puzzle, "sat").minimal
+
+
 @pytest.mark.parametrize("kind", sorted(READERS))
 def test_clues_read_off_a_grid_hold_on_it(kind: str) -> None:
     rng = random.Random(4)
@@ -214,5 +237,7 @@ def test_cli_json_certificates_and_errors(
     assert main(["generate", "--regions", str(regions)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "regions.txt: regions: row 4 has 3 labels" in err
+    assert main(["generate", "--jigsaw", "9", "--regions", str(regions)]) == 2
+    assert "give one" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["generate", "--givens", "5"])

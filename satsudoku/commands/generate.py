@@ -24,6 +24,7 @@ from satsudoku.io import format_line, puzzle_document
 from satsudoku.rules import Rule, make_rule
 from satsudoku.tools.clues import READERS
 from satsudoku.tools.generate import SYMMETRIES, Generated, Request, generate
+from satsudoku.tools.regions import random_regions
 
 _DESCRIPTION = (
     "Generate unique puzzles: a complete grid from a randomised search, the clues of each "
@@ -54,6 +55,12 @@ def register(subparsers: Any) -> None:
         "--regions",
         metavar="FILE",
         help="jigsaw regions: n lines of n labels (one label per region), e.g. 112223334",
+    )
+    parser.add_argument(
+        "--jigsaw",
+        type=positive_int,
+        metavar="N",
+        help="an NxN board with random jigsaw regions, drawn afresh for each puzzle",
     )
     parser.add_argument(
         "--rule",
@@ -154,10 +161,17 @@ def request_from(args: argparse.Namespace, seed: int) -> Request:
         seed=seed,
         timeout=args.timeout,
         rating=args.rating,
+        jigsaw=args.jigsaw is not None,
     )
 
 
 def _shape(args: argparse.Namespace) -> Shape:
+    if args.jigsaw is not None:
+        if args.regions is not None:
+            raise SatsudokuError("--jigsaw draws regions; --regions reads them: give one")
+        if not 4 <= args.jigsaw <= MAX_SIZE:
+            raise SatsudokuError(f"--jigsaw {args.jigsaw}: the size must be 4..{MAX_SIZE}")
+        return random_regions(args.jigsaw, random.Random(0))  # the size; each puzzle draws anew
     if args.regions is None:
         rows, cols = args.box
         if rows * cols > MAX_SIZE:

@@ -27,6 +27,7 @@ from satsudoku.result import Status
 from satsudoku.rules import Rule, make_rule
 from satsudoku.tools.clues import READERS
 from satsudoku.tools.minimal import Items, items_of
+from satsudoku.tools.regions import random_regions
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 MAX_ATTEMPTS = 100  # grids tried per puzzle before the clues are declared too weak
@@ -55,6 +56,7 @@ class Request:
     seed: int = 0
     timeout: float | None = None  # seconds per puzzle
     rating: tuple[float, float] | None = None  # keep only puzzles `rate` puts in LO..HI
+    jigsaw: bool = False  # random jigsaw regions of shape.size, drawn afresh for each grid
 
     def __post_init__(self) -> None:
         if self.symmetry not in SYMMETRIES:
@@ -66,8 +68,6 @@ class Request:
             raise GenerateError(
                 f"cannot read {unknown[0]!r} clues off a grid; readable: {', '.join(READERS)}"
             )
-        if self.symmetry in ("rot90", "diagonal") and self.shape.is_jigsaw:
-            raise GenerateError(f"--symmetry {self.symmetry} needs regular boxes, not a jigsaw")
         if not self.givens and not self.clues:
             raise GenerateError(
                 "--givens 0 needs clues read off the grid, e.g. --rule killer; "
@@ -97,8 +97,17 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
     start = time.perf_counter()
     deadline = None if request.timeout is None else start + request.timeout
     shape = request.shape
+    no_grid = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        grid = complete_grid(shape, request.rules, rng, deadline)
+        if request.jigsaw:
+            shape = random_regions(request.shape.size, rng)
+            try:  # few restarts: some drawn regions admit no grid, and another draw is cheap
+                grid = complete_grid(shape, request.rules, rng, deadline, restarts=3)
+            except GenerateError:
+                no_grid += 1
+                continue
+        else:
+            grid = complete_grid(shape, request.rules, rng, deadline)
         clue_rules = tuple(
             make_rule(READERS[kind](grid, shape, rng), shape) for kind in request.clues
         )
@@ -115,6 +124,9 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
                 continue
         stats["time_s"] = time.perf_counter() - start
         return Generated(puzzle, grid, attempt, stats)
+    if no_grid == MAX_ATTEMPTS:
+        n = request.shape.size
+        raise GenerateError(f"no grid found for {MAX_ATTEMPTS} random {n}x{n} jigsaw drawings")
     if request.rating is not None:
         low, high = request.rating
         raise GenerateError(f"no puzzle rated {low:g}..{high:g} in {MAX_ATTEMPTS} grids")
@@ -132,7 +144,12 @@ def rating_of(puzzle: Puzzle) -> float:
 
 
 def complete_grid(
-    shape: Shape, rules: Sequence[Rule], rng: random.Random, deadline: float | None = None
+    shape: Shape,
+    rules: Sequence[Rule],
+    rng: random.Random,
+    deadline: float | None = None,
+    *,
+    restarts: int = _GRID_RESTARTS,
 ) -> Grid:
     """A complete grid obeying `rules`, by the bitmask search with randomly ordered children;
     a search that exceeds its node budget restarts with a new seed (heavy tails).
@@ -147,7 +164,7 @@ def complete_grid(
         first_row = rng.sample(range(1, n + 1), n)
         empty = replace(empty, givens=Grid(n, tuple(first_row) + (0,) * (n * n - n)))
     budget = _GRID_NODES * n * n
-    for _ in range(_GRID_RESTARTS):
+    for _ in range(restarts):
         check(deadline)
         backend = BitmaskBackend(max_nodes=budget, random_seed=rng.getrandbits(31))
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
@@ -158,7 +175,7 @@ def complete_grid(
             raise GenerateError(f"no complete {shape.describe()} grid obeys these rules")
         check(deadline)
     raise GenerateError(
-        f"no complete {shape.describe()} grid found in {_GRID_RESTARTS} randomised searches "
+        f"no complete {shape.describe()} grid found in {restarts} randomised searches "
         f"of {budget} nodes each"
     )
 
