@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
@@ -13,7 +16,7 @@ from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.backends.mip import MIP_SOLVERS, MipBackend
 from satsudoku.bench import parse_configs
 from satsudoku.cli import main
-from satsudoku.constraints import TableTooLargeError
+from satsudoku.constraints import Constraint, Sum, TableTooLargeError
 from satsudoku.crosscheck import CrossCheckBackend
 from satsudoku.encoders import mip as mip_encoder
 from satsudoku.errors import PuzzleError
@@ -197,3 +200,28 @@ def test_bench_names_mip_configurations() -> None:
     ]
     with pytest.raises(PuzzleError, match="unknown MIP solver 'glpk'"):
         parse_configs("mip:glpk")
+
+
+@dataclass(frozen=True)
+class _Sum:
+    """A test-only rule: weight·r1c1 + r1c2 = total."""
+
+    type: ClassVar[str] = "test-sum"
+    total: int
+    weight: int = 1
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        yield Sum(((0, 0), (0, 1)), self.total, (self.weight, 1))
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+def test_sums_out_of_reach_or_of_double_precision() -> None:
+    unreachable = Puzzle.empty(Shape(2, 2), (_Sum(21),))  # type: ignore[arg-type]
+    assert MipBackend().solve(unreachable).status is Status.UNSATISFIABLE  # at most 4 + 4
+    reachable = Puzzle(Shape(2, 2), Grid(4, (3,) + (0,) * 15), (_Sum(5),))  # type: ignore[arg-type]
+    assert {grid.values[1] for grid in MipBackend().solve(reachable, limit=5).solutions} == {2}
+    huge = Puzzle.empty(Shape(2, 2), (_Sum(2**54, 2**52),))  # type: ignore[arg-type]
+    with pytest.raises(PuzzleError, match="past 2\\^53"):
+        MipBackend().solve(huge)

@@ -25,6 +25,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import BuildCache, check
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule
@@ -33,7 +34,7 @@ NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich, Contain
 
 # Tables of three or more cells cost one binary per tuple. Measured: MathOpt adds ~90,000
 # binaries a second from Python, and the solvers' presolve grows with them, so a model stops
-# at this many selectors (killer cages, sums and sandwiches are native and need none of them).
+# at this many selectors (cages and sandwiches take one per digit set or layout, sums none).
 MAX_SELECTORS = 50_000
 
 
@@ -266,10 +267,25 @@ class _Builder:
             )
 
     def _sum(self, constraint: Sum) -> None:
-        """Σ_cells w · Σ_d d·x[cell, d] = total; distinct positions share no digit."""
+        """Σ_cells w · Σ_d d·x[cell, d] = total; distinct positions share no digit.
+
+        Rows are doubles: a total no digits can reach is posted as the empty row 0 = 1, and
+        sums whose reachable range passes 2^53 (where doubles skip integers) are refused.
+        """
+        weights = constraint.coefficients()
+        low = sum(min(w, w * self.n) for w in weights)
+        high = sum(max(w, w * self.n) for w in weights)
+        if not low <= constraint.total <= high:
+            self._row([], lb=1, ub=1)
+            return
+        if max(-low, high) > 2**53:
+            raise PuzzleError(
+                f"{constraint}: sums past 2^53 are beyond the MIP backend's floating-point rows; "
+                "use --backend sat or cpsat"
+            )
         terms = [
             w * d * self.lit(cell, d)
-            for w, cell in zip(constraint.coefficients(), constraint.cells, strict=True)
+            for w, cell in zip(weights, constraint.cells, strict=True)
             for d in range(1, self.n + 1)
         ]
         self.model.add_linear_constraint(mathopt.fast_sum(terms) == constraint.total)
