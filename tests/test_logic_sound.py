@@ -178,3 +178,13 @@ def test_uniqueness_needs_a_puzzle_without_rules(tmp_path: Path) -> None:
     ruled_board = Board.from_puzzle(ruled)
     ruled_board.cands, ruled_board.values = board.cands.copy(), board.values.copy()
     assert unique_rectangle(ruled_board) is None
+
+
+def test_a_timeout_stops_the_search_for_a_step(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 16x16 that needs forcing chains: the time limit ends the logic, the steps so far
+    stand and the pencil marks are printed with the search's verdict."""
+    path = str(DATA / "16x16-acwing169-sample.txt")
+    assert main(["logic", path, "--timeout", "0.3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("puzzle 1: gave up (--timeout) after ")
+    assert out[-1] == "search from here (bitmask): unique"

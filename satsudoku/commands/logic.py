@@ -7,7 +7,12 @@ import json
 from typing import Any
 
 from satsudoku.backends import get_backend
-from satsudoku.commands.common import add_input_options, load_puzzles, positive_int
+from satsudoku.commands.common import (
+    add_input_options,
+    load_puzzles,
+    positive_float,
+    positive_int,
+)
 from satsudoku.logic.rating import logic_rating
 from satsudoku.logic.show import pencil_marks
 from satsudoku.logic.solver import LogicResult, solve_logically, techniques
@@ -36,6 +41,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also use unique rectangles and BUG+1 (they assume a single solution)",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds per puzzle before the logic gives up (default: 60)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     parser.set_defaults(run=run)
 
@@ -44,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     for index, puzzle in enumerate(load_puzzles(args), 1):
         board = Board.from_puzzle(puzzle)
         chosen = techniques(uniqueness=args.uniqueness)
-        result = solve_logically(board, chosen, max_steps=args.until)
+        result = solve_logically(board, chosen, max_steps=args.until, timeout=args.timeout)
         search = None if result.status in ("solved", "contradiction") else _search(puzzle, board)
         if args.json:
             print(json.dumps(_record(index, puzzle, result, search)))
@@ -72,6 +84,8 @@ def _summary(result: LogicResult) -> str:
         return f"no solution: after {count}, {result.reason}{hardest}"
     if result.status == "stopped":
         return f"stopped after {count}{hardest}"
+    if result.status == "timeout":
+        return f"gave up (--timeout) after {count}{hardest}"
     return f"logic runs out after {count}{hardest}"
 
 

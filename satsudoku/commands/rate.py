@@ -11,6 +11,7 @@ from satsudoku.commands.common import (
     add_progress_option,
     add_reading_options,
     load_puzzles,
+    positive_float,
     positive_int,
 )
 from satsudoku.logic.rating import Rating, rate
@@ -44,6 +45,13 @@ def register(subparsers: Any) -> None:
         help="skip the backtrack and SAT figures (faster on large datasets)",
     )
     parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds of logic per puzzle; past it the rating is 12.0 with logic 'timeout'",
+    )
+    parser.add_argument(
         "--uniqueness",
         action="store_true",
         help="also use unique rectangles and BUG+1 (they assume a single solution)",
@@ -64,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
                     techniques(uniqueness=args.uniqueness),
                     samples=args.samples,
                     machine=not args.logic_only,
+                    timeout=args.timeout,
                 )
                 progress.emit(_line(name, index, rating, as_json=args.json))
                 progress.update()

@@ -122,6 +122,8 @@ def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Fin
         graph = _Graph(board, kind)
         best: tuple[int, list[int], tuple[tuple[int, int], ...]] | None = None
         for start in graph.nodes:
+            if board.expired():
+                return None
             if not graph.strong[start]:
                 continue
             limit = best[0] if best else MAX_NODES

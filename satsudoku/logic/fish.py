@@ -76,7 +76,9 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
                 for ln, w in lines
                 if w.bit_count() <= limit and (finned or w.bit_count() >= 2)
             ]
-            for base in combinations(eligible, size):
+            for count, base in enumerate(combinations(eligible, size)):
+                if count & 4095 == 0 and board.expired():
+                    return
                 union = 0
                 for _, w in base:
                     union |= w

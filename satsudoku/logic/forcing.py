@@ -85,6 +85,8 @@ def _outcomes(
     out = {}
     shortest: tuple[int, int, int, str] | None = None  # (deductions, cell, digit, why)
     for cell in board.open_cells():
+        if board.expired():
+            return {}, None
         mask = board.cands[cell]
         if cells_only and mask.bit_count() != 2:
             continue
@@ -108,6 +110,8 @@ def forcing_finder(
     def find(board: Board) -> Step | None:
         layout = board.layout
         outcomes, shortest = _outcomes(board, helpers, cells_only)
+        if board.expired():
+            return None  # the outcomes are partial: nothing can be concluded from them
         if shortest is not None:
             made, cell, digit, why = shortest
             gone = ((cell, digit),)
@@ -193,6 +197,8 @@ def nishio(board: Board) -> Step | None:
     for digit in range(1, n + 1):
         bit = 1 << (digit - 1)
         start = [c for c in board.open_cells() if board.cands[c] & bit]
+        if board.expired():
+            return None
         for cell in start:
             made, why = _one_digit(board, digit, cell, best[0] if best else n * n)
             if why is not None and (best is None or made < best[0]):

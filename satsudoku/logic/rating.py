@@ -43,8 +43,8 @@ class Rating:
 
 
 def logic_rating(result: LogicResult) -> float:
-    """The hardest step's figure; a puzzle logic cannot finish rates STUCK."""
-    if result.status == "stuck":
+    """The hardest step's figure; a puzzle logic cannot finish (in time) rates STUCK."""
+    if result.status in ("stuck", "timeout"):
         return STUCK
     return result.rating
 
@@ -56,9 +56,10 @@ def rate(
     samples: int = 8,
     seed: int = 0,
     machine: bool = True,
+    timeout: float | None = None,
 ) -> Rating:
     """Rate `puzzle`; `machine=False` skips the backtrack and SAT figures (faster)."""
-    result = solve_logically(Board.from_puzzle(puzzle), techniques)
+    result = solve_logically(Board.from_puzzle(puzzle), techniques, timeout=timeout)
     hardest = result.hardest.technique if result.hardest else None
     backtrack = backtrack_rating(puzzle, samples, seed) if machine else None
     sat: dict[str, float] = {}

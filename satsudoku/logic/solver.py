@@ -3,6 +3,7 @@ the grid is solved, logic runs out, or the pencil marks show there is no solutio
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ def _contradiction_only(board: Board) -> Step | None:
     """A level-one contradiction, the helper a nested forcing chain runs inside itself."""
     for cell in board.open_cells():
         mask = board.cands[cell]
-        if mask.bit_count() != 2:
+        if mask.bit_count() != 2 or board.expired():
             continue
         for digit in (mask & -mask).bit_length(), mask.bit_length():
             trial = board.copy()
@@ -112,8 +113,12 @@ def solve_logically(
     techniques: Sequence[Technique] = TECHNIQUES,
     *,
     max_steps: int | None = None,
+    timeout: float | None = None,
 ) -> LogicResult:
-    """Step until solved, stuck, broken, or `max_steps` steps (status 'stopped')."""
+    """Step until solved, stuck, broken, `max_steps` steps (status 'stopped') or `timeout`
+    seconds (status 'timeout': the search for the next step gave up)."""
+    if timeout is not None:
+        board.deadline = time.perf_counter() + timeout
     steps: list[Step] = []
     hardest: Step | None = None
     while True:
@@ -128,7 +133,8 @@ def solve_logically(
             if step is not None:
                 break
         else:
-            return LogicResult(steps, board, "stuck", None, hardest)
+            status = "timeout" if board.expired() else "stuck"
+            return LogicResult(steps, board, status, None, hardest)
         before = (board.cands.copy(), board.values.copy())
         step.apply(board)
         if (board.cands, board.values) == before:

@@ -3,6 +3,7 @@ houses and peers derived from the puzzle's shape and its region-like rules."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -140,13 +141,16 @@ class Board:
     Invariant: a placed cell's mask is its digit's bit and no peer keeps that bit.
     """
 
-    __slots__ = ("layout", "n", "cands", "values")
+    __slots__ = ("layout", "n", "cands", "values", "deadline")
 
-    def __init__(self, layout: Layout, cands: list[int], values: list[int]) -> None:
+    def __init__(
+        self, layout: Layout, cands: list[int], values: list[int], deadline: float | None = None
+    ) -> None:
         self.layout = layout
         self.n = layout.n
         self.cands = cands
         self.values = values
+        self.deadline = deadline  # perf_counter time after which long searches give up
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> Board:
@@ -159,7 +163,11 @@ class Board:
         return board
 
     def copy(self) -> Board:
-        return Board(self.layout, self.cands.copy(), self.values.copy())
+        return Board(self.layout, self.cands.copy(), self.values.copy(), self.deadline)
+
+    def expired(self) -> bool:
+        """True once the time allowed is spent: long searches then stop and find nothing."""
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
     def place(self, cell: int, digit: Digit) -> None:
         """Write `digit` in `cell` and strike it from every peer."""

@@ -22,6 +22,8 @@ def naked_steps(board: Board, size: int) -> Iterator[Step]:
     layout, cands, values = board.layout, board.cands, board.values
     name = f"naked {NAMES[size]}"
     for house in layout.houses:
+        if board.expired():
+            return
         small = [c for c in house.cells if not values[c] and 2 <= cands[c].bit_count() <= size]
         for group in combinations(small, size):
             union = 0
@@ -58,6 +60,8 @@ def hidden_steps(board: Board, size: int) -> Iterator[tuple[int, Step]]:
     name = f"hidden {NAMES[size]}"
     full = (1 << board.n) - 1
     for index, house in enumerate(layout.houses):
+        if board.expired():
+            return
         places = {d: board.positions(house, d) for d in digits_of(~board.placed_in(house) & full)}
         few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
         for digits in combinations(few, size):
