@@ -15,6 +15,9 @@ from satsudoku.logic.state import Board, digits_of
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 DYNAMIC, DYNAMIC_PLUS, NESTED = 8.8, 9.1, 9.9
+# A forcing step keeps one board per candidate (n³ boards of n² cells): 25×25 is ~10 million
+# entries; past it the memory, not only the time, would grow out of bounds.
+MAX_FORCING_SIZE = 25
 Helper = Callable[[Board], "Step | None"]
 
 
@@ -109,6 +112,8 @@ def forcing_finder(
 
     def find(board: Board) -> Step | None:
         layout = board.layout
+        if board.n > MAX_FORCING_SIZE:
+            return None
         outcomes, shortest = _outcomes(board, helpers, cells_only)
         if board.expired():
             return None  # the outcomes are partial: nothing can be concluded from them
