@@ -18,6 +18,7 @@ from satsudoku.commands.common import (
     say_on_stderr,
     seed_argument,
 )
+from satsudoku.deadline import OutOfTime
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import MAX_SIZE, Shape, regular_shape
 from satsudoku.io import format_line, puzzle_document
@@ -198,8 +199,16 @@ def run(args: argparse.Namespace) -> int:
         say_on_stderr(f"generate --seed {seed}")
     folders = _CertificateFolders(args.certificate, args.count)
     progress = Progress(args.progress, beside_terminal_output=True)
+    made_so_far = generate(request, args.count)
     try:
-        for index, made in enumerate(generate(request, args.count), 1):
+        for index in range(1, args.count + 1):
+            progress.phase("generating")
+            try:
+                made = next(made_so_far)
+            except OutOfTime:
+                raise SatsudokuError(
+                    f"puzzle {index}: none made within --timeout {args.timeout:g} s"
+                ) from None
             note = folders.prove(index, made, progress)
             if args.json:
                 progress.emit(json.dumps(_record(index, seed, made, note)))
@@ -208,7 +217,6 @@ def run(args: argparse.Namespace) -> int:
                 if note:
                     say_on_stderr(f"puzzle {index}: {note}")
             progress.update()
-            progress.phase("generating")
     finally:
         progress.close()
     return 0
