@@ -44,8 +44,8 @@ def assert_unique_by_cpsat(made_puzzle: Puzzle, solution: Grid) -> None:
 
 
 def test_classic_batch_is_unique_and_minimal_by_other_backends() -> None:
-    batch = list(generate(Request(NINE, seed=7), 6))
-    assert len(batch) == 6 and len({made.puzzle for made in batch}) == 6
+    batch = list(generate(Request(NINE, seed=7), 4))
+    assert len(batch) == 4 and len({made.puzzle for made in batch}) == 4
     for made in batch:
         assert_unique_by_cpsat(made.puzzle, made.solution)
         assert not violations(made.puzzle, made.solution)
