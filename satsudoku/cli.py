@@ -9,16 +9,16 @@ import sys
 from collections.abc import Sequence
 
 from satsudoku import __version__
-from satsudoku.commands import command_modules
-from satsudoku.commands.common import check_rule_types
+from satsudoku.commands import command_modules, command_summary
 from satsudoku.errors import BackendBugError, OutputError, PuzzleError, SatsudokuError
-from satsudoku.io.output import GuardedStdout, silence
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 128 + signal.SIGINT, 128 + signal.SIGPIPE
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with `only`, just that command's module is imported and registered,
+    and every other command is listed by its summary (read without importing it)."""
     parser = argparse.ArgumentParser(
         prog="satsudoku",
         description="Solve Sudoku and its variants by SAT, CP-SAT or bitmask search, "
@@ -27,13 +27,30 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"satsudoku {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in command_modules():
-        importlib.import_module(f"satsudoku.commands.{name}").register(subparsers)
+        if only is None or name == only:
+            importlib.import_module(f"satsudoku.commands.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name.replace("_", "-"), help=command_summary(name))
     return parser
+
+
+def _chosen_command(argv: Sequence[str]) -> str:
+    """The module of the command `argv` names, or "" (help, --version, a typo; no module then
+    is imported): top-level
+    options take no values, so the first word not starting with '-' is the command."""
+    word = next((arg for arg in argv if not arg.startswith("-")), "")
+    return word.replace("-", "_")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for `satsudoku`; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    # Importing only the chosen command keeps start-up to what it needs (no OR-Tools for a
+    # bitmask solve, nothing of the commands for --help): see tests/test_import_graph.py.
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(_chosen_command(argv)).parse_args(argv)
+    from satsudoku.commands.common import check_rule_types
+    from satsudoku.io.output import GuardedStdout, silence
+
     stdout = sys.stdout
     sys.stdout = GuardedStdout(stdout)  # write errors become one line, not a traceback
     try:
