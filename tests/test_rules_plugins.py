@@ -101,7 +101,7 @@ def test_entry_points_are_loaded(monkeypatch: pytest.MonkeyPatch, plugin_file: P
     def fake_entry_points(group: str) -> list[Entry]:
         return [Entry()] if group == rules.ENTRY_POINT_GROUP else []
 
-    monkeypatch.setattr(rules, "entry_points", fake_entry_points)
+    monkeypatch.setattr("importlib.metadata.entry_points", fake_entry_points)  # read on use
     monkeypatch.setattr(rules, "_entry_points_loaded", False)
     monkeypatch.setattr(rules, "_REGISTRY", dict(rules._REGISTRY))
     rules._REGISTRY.pop("queen", None)

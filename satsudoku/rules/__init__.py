@@ -11,7 +11,6 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -124,6 +123,8 @@ def _load_builtin_rules() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
+    from importlib.metadata import entry_points  # ~10 ms: only when rules are looked up
+
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             entry.load()
