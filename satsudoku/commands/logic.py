@@ -13,6 +13,7 @@ from satsudoku.commands.common import (
     positive_float,
     positive_int,
 )
+from satsudoku.grid import Grid
 from satsudoku.logic.rating import logic_rating
 from satsudoku.logic.show import pencil_marks
 from satsudoku.logic.solver import LogicResult, solve_logically, techniques
@@ -91,8 +92,6 @@ def _summary(result: LogicResult) -> str:
 
 def _search(puzzle: Puzzle, board: Board) -> str:
     """The bitmask search's verdict from the logic's placements (all of them sound)."""
-    from satsudoku.grid import Grid
-
     here = Puzzle(puzzle.shape, Grid(puzzle.size, tuple(board.values)), puzzle.rules)
     return get_backend("bitmask").solve(here, limit=2).status.value
 

@@ -129,10 +129,11 @@ def layout_of(puzzle: Puzzle) -> tuple[Layout, list[int]]:
 
 
 def _label(kind: str, constraint: Constraint) -> str:
+    """What a step calls a constraint: its rule and first cell, e.g. 'killer (sum 15) at r1c1'."""
     cells = constraint.cells
-    where = cell_name(cells[0]) if len(cells) == 1 else f"{cell_name(cells[0])}…"
+    where = cell_name(cells[0]) + ("" if len(cells) == 1 else "…")
     label = getattr(constraint, "label", "")
-    return f"{kind} {label} at {where}".replace("  ", " ") if label else f"{kind} at {where}"
+    return f"{kind} ({label}) at {where}" if label else f"{kind} at {where}"
 
 
 class Board:
