@@ -32,7 +32,8 @@ def restriction(board: Board) -> Step | None:
             )
         )
         if gone:
-            text = f"{item.label}: no way to fill its cells keeps these; {removal_text(layout, gone)}"
+            removal = removal_text(layout, gone)
+            text = f"{item.label}: no way to fill its cells keeps these; {removal}"
             return Step("restriction", RESTRICTION, text, eliminations=gone)
     return None
 
