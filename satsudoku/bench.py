@@ -21,19 +21,25 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Generator, Hashable, Iterable, Mapping, Sequence
+import uuid
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from satsudoku.backends import Backend, available, get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.io import iter_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result, Status
+
+if TYPE_CHECKING:
+    from satsudoku.cluster import Cluster
 
 DEFAULT_CONFIGS = ("bitmask", "sat:extended", "sat:minimal", "cpsat")
 COLUMNS = ("dataset", "index", "config", "status", "time_s", "solved", "source", "stats")
@@ -248,8 +254,56 @@ def warm_up(backend: Backend, puzzle: Puzzle, timeout: float | None) -> float:
     return time.perf_counter() - start
 
 
+class Measurer:
+    """One process's (or cluster worker thread's) backends for a run: built once, then warmed
+    at each shared group's first task and used for every task after."""
+
+    def __init__(
+        self,
+        configs: Sequence[Config],
+        limit: int,
+        timeout: float | None,
+        check: bool,
+        groups: frozenset[Hashable] = frozenset(),
+    ) -> None:
+        self.configs = tuple(configs)
+        self.backends = [c.make() for c in configs]
+        self.limit, self.timeout, self.check, self.groups = limit, timeout, check, groups
+        self.current: Hashable | None = None  # the group whose models are warm
+
+    def warm_up_for(self, task: Task) -> dict[str, float]:
+        """Warm every configuration for the task's group when this run enters it.
+
+        Done at the group's first task, not up front: a backend may keep one model at a time.
+        """
+        key = model_group(task.puzzle)
+        if key not in self.groups or key == self.current:
+            return {}
+        self.current = key  # warmed again after another group: its models may be gone
+        return {
+            config.name: warm_up(backend, task.puzzle, self.timeout)
+            for config, backend in zip(self.configs, self.backends, strict=True)
+        }
+
+    def run_task(self, task: Task) -> Outcome:
+        """Every configuration on one puzzle; with cross-checking, any disagreement's report."""
+        warm = self.warm_up_for(task)
+        rows: list[Row] = []
+        results: dict[str, Result] = {}
+        for config, backend in zip(self.configs, self.backends, strict=True):
+            row, result = measure(task, config, backend, limit=self.limit, timeout=self.timeout)
+            rows.append(row)
+            results[config.name] = result
+        problem = None
+        if self.check:
+            from satsudoku.crosscheck import disagreement
+
+            problem = disagreement(task.puzzle, results)
+        return Outcome(rows, problem, warm)
+
+
 # Per-process state of the worker pool: backends are built once per process, not per task.
-_WORKER: dict[str, Any] = {}
+_WORKER: list[Measurer] = []
 
 
 def _init_worker(
@@ -263,15 +317,23 @@ def _init_worker(
     if pooled:  # Ctrl-C reaches the whole process group; the parent alone handles it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _die_with_parent()
-    _WORKER.update(
-        configs=configs,
-        backends=[c.make() for c in configs],
-        limit=limit,
-        timeout=timeout,
-        check=check,
-        groups=groups,
-        current=None,
-    )
+    _WORKER[:] = [Measurer(configs, limit, timeout, check, groups)]
+
+
+def _run_task(task: Task) -> Outcome:
+    return _WORKER[0].run_task(task)
+
+
+def _run_chunk(
+    run_id: str,
+    setup: tuple[tuple[Config, ...], int, float | None, bool, frozenset[Hashable]],
+    tasks: list[Task],
+) -> list[Outcome]:
+    """A cluster task: one chunk of puzzles, by this worker thread's Measurer for the run."""
+    from satsudoku.cluster import session
+
+    measurer: Measurer = session(run_id, lambda: Measurer(*setup))
+    return [measurer.run_task(task) for task in tasks]
 
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -303,40 +365,6 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)  # no cleanup: the rows belong to the parent, which is gone
 
 
-def _warm_up_for(task: Task) -> dict[str, float]:
-    """Warm every configuration for the task's group when this process's run enters it.
-
-    Done at the group's first task, not up front: a backend may keep one model at a time.
-    """
-    key = model_group(task.puzzle)
-    if key not in _WORKER["groups"] or key == _WORKER["current"]:
-        return {}
-    _WORKER["current"] = key  # warmed again after another group: its models may be gone
-    return {
-        config.name: warm_up(backend, task.puzzle, _WORKER["timeout"])
-        for config, backend in zip(_WORKER["configs"], _WORKER["backends"], strict=True)
-    }
-
-
-def _run_task(task: Task) -> Outcome:
-    """Every configuration on one puzzle; with cross-checking, any disagreement's report."""
-    warm = _warm_up_for(task)
-    rows: list[Row] = []
-    results: dict[str, Result] = {}
-    for config, backend in zip(_WORKER["configs"], _WORKER["backends"], strict=True):
-        row, result = measure(
-            task, config, backend, limit=_WORKER["limit"], timeout=_WORKER["timeout"]
-        )
-        rows.append(row)
-        results[config.name] = result
-    problem = None
-    if _WORKER["check"]:
-        from satsudoku.crosscheck import disagreement
-
-        problem = disagreement(task.puzzle, results)
-    return Outcome(rows, problem, warm)
-
-
 def run(
     tasks: Sequence[Task],
     configs: Sequence[Config],
@@ -345,13 +373,21 @@ def run(
     timeout: float | None = None,
     workers: int = 1,
     cross_check: bool = False,
+    cluster: Cluster | None = None,
+    ready: Callable[[], object] | None = None,
 ) -> Generator[Outcome, None, None]:
     """The outcome of every task, in order, one task (all configurations) at a time.
 
     With `workers` > 1 the tasks run in that many processes; an exception or Ctrl-C in the
     consumer (or closing this generator) ends them at once rather than after their puzzle.
+    With a `cluster`, chunks of tasks run on Dask (in order unless the cluster says otherwise);
+    `ready` is called once it is up, so a wall clock can leave its start-up out.
     """
     groups = shared_groups(tasks)
+    if cluster is not None:
+        setup = (tuple(configs), limit, timeout, cross_check, groups)
+        yield from _run_on_cluster(tasks, setup, cluster, ready)
+        return
     if workers <= 1:
         _init_worker(configs, limit, timeout, cross_check, groups)
         yield from map(_run_task, tasks)
@@ -367,6 +403,26 @@ def run(
         _terminate(pool)
         raise
     pool.shutdown()
+
+
+def _run_on_cluster(
+    tasks: Sequence[Task],
+    setup: tuple[tuple[Config, ...], int, float | None, bool, frozenset[Hashable]],
+    cluster: Cluster,
+    ready: Callable[[], object] | None,
+) -> Generator[Outcome, None, None]:
+    from satsudoku import cluster as dask
+
+    work = partial(_run_chunk, uuid.uuid4().hex, setup)  # the id keys each worker's Measurer
+    with dask.connect(cluster) as client:
+        if ready is not None:
+            ready()
+        outcomes = dask.stream(
+            client, work, tasks, chunk_size=cluster.chunk_size, ordered=cluster.ordered
+        )
+        with closing(outcomes):  # cancels the queued chunks before the client closes
+            for _, outcome in outcomes:
+                yield outcome
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -399,8 +455,13 @@ def metadata_record(
     datasets: Sequence[str],
     reading: Reading = Reading(),
     argv: Sequence[str] | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
-    """What makes a run reproducible: versions, machine, options, inputs, command line."""
+    """What makes a run reproducible: versions, machine, options, inputs, command line.
+
+    `cluster` is the Dask scheduler or `local:N` the rows were measured on (None: this
+    machine, `workers` processes).
+    """
     return {
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": shlex.join(argv if argv is not None else sys.argv),
@@ -415,6 +476,7 @@ def metadata_record(
         "sample": sample,
         "timeout_s": timeout,
         "workers": workers,
+        "cluster": cluster,
         "limit": limit,
         "configs": {c.name: {"backend": c.backend, **c.options} for c in configs},
         "datasets": {Path(p).name: {"path": str(p), "sha256": _sha256(p)} for p in datasets},
@@ -731,6 +793,10 @@ class WallClock:
         self.seconds: dict[str, float] = {}
         self.puzzles: dict[str, int] = {}
 
+    def restart(self) -> None:
+        """Count from now: what came before (a cluster starting) is no dataset's time."""
+        self.last = time.perf_counter()
+
     def record(self, dataset: str) -> None:
         now = time.perf_counter()
         self.seconds[dataset] = self.seconds.get(dataset, 0.0) + now - self.last
@@ -738,7 +804,9 @@ class WallClock:
         self.last = now
 
 
-def format_wall(wall: WallClock, configs: int, workers: int, *, markdown: bool = False) -> str:
+def format_wall(
+    wall: WallClock, configs: int, workers: int, *, markdown: bool = False, where: str = ""
+) -> str:
     """Puzzles per wall-clock second, each puzzle run by every configuration, per dataset."""
     header = ["dataset", "puzzles", "wall s", "puzzles/s (wall)"]
     spans = [(dataset, n, wall.seconds[dataset]) for dataset, n in wall.puzzles.items()]
@@ -750,8 +818,9 @@ def format_wall(wall: WallClock, configs: int, workers: int, *, markdown: bool =
         if seconds > 0
     ]
     process = "process" if workers == 1 else "processes"
+    where = where or f"{workers} {process}"
     title = (
-        f"wall clock of this run ({configs} configurations per puzzle, {workers} {process}, "
+        f"wall clock of this run ({configs} configurations per puzzle, {where}, "
         "untimed warm-up included):"
     )
     return title + "\n" + _table(header, body, markdown=markdown, left=1)

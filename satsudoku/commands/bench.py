@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from satsudoku import bench
+from satsudoku.cluster import add_cluster_options, cluster_from_args
 from satsudoku.commands.common import add_reading_options, positive_float, positive_int
 from satsudoku.crosscheck import CrossCheckError
 from satsudoku.errors import PuzzleError, SatsudokuError
@@ -58,6 +59,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="parallel processes (default: 1; times are cleanest with 1)",
     )
+    add_cluster_options(parser)
     parser.add_argument("--out", metavar="FILE", help="rows to FILE.csv or FILE.jsonl")
     parser.add_argument("--plot", metavar="PNG", help="cactus plot + throughput bars (matplotlib)")
     parser.add_argument("--resume", action="store_true", help="skip rows already in --out")
@@ -86,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         if path:  # before measuring: --plot is written only once the run is over
             bench.check_writable(path, flag)
     configs = bench.parse_configs(args.backends, solver=args.solver)
+    args.dask = cluster_from_args(args)
+    if args.dask is not None and args.workers > 1:
+        raise SatsudokuError("--workers is the local pool; with Dask give --cluster local:N")
     if args.cross_check and len(configs) < 2:
         raise SatsudokuError("--cross-check needs two configurations or more in --backends")
     reading = bench.Reading(args.fmt, args.box, args.symbols, tuple(args.rule))
@@ -98,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         configs=configs,
         datasets=args.datasets,
         reading=reading,
+        cluster=args.dask.describe() if args.dask else None,
     )
     if args.resume and (recorded := bench.read_meta(args.out)):
         if conflict := bench.resume_conflict(recorded[-1], meta):
@@ -123,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
     summaries = bench.summarize(rows)
     print(bench.format_summary(summaries, markdown=args.markdown))
     if wall.puzzles:
-        print(bench.format_wall(wall, len(configs), args.workers, markdown=args.markdown))
+        where = f"dask {args.dask.describe()}" if args.dask else ""
+        print(
+            bench.format_wall(wall, len(configs), args.workers, markdown=args.markdown, where=where)
+        )
     if warm:
         spent = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in warm.items())
         print(f"model warm-up before timing (not in the times): {spent}", file=sys.stderr)
@@ -159,6 +168,8 @@ def _measure(
         timeout=args.timeout,
         workers=args.workers,
         cross_check=args.cross_check,
+        cluster=args.dask,
+        ready=wall.restart,  # a cluster's start-up is not the puzzles' wall time
     )
     try:
         with closing(outcomes):  # Ctrl-C anywhere here still ends the worker processes

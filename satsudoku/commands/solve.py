@@ -7,12 +7,17 @@ import inspect
 import json
 import random
 import sys
+import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import closing
+from functools import partial
 from typing import Any
 
 from satsudoku.backends import Backend, backend_class
+from satsudoku.cluster import Cluster, add_cluster_options, cluster_from_args
 from satsudoku.commands.common import (
+    TUNING,
     Progress,
     add_backend_options,
     add_input_options,
@@ -53,18 +58,28 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
     add_progress_option(parser, "when stderr is a terminal and stdout is not")
+    add_cluster_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     drawn = _choose_seed(args)
-    backend = backend_from_args(args)
+    dask = cluster_from_args(args)
+    backend = backend_from_args(args)  # on a cluster too: a bad option fails here, once
     if drawn:  # said once the options are known to be good: this run can be repeated
         print(f"satsudoku: --random with --seed {args.seed}", file=sys.stderr)
     progress = Progress(args.progress)
     try:
-        pairs = solve_stream(backend, load_puzzles(args), limit=args.limit, timeout=args.timeout)
-        for index, (puzzle, result) in enumerate(pairs):
+        if dask is None:
+            pairs = solve_stream(
+                backend, load_puzzles(args), limit=args.limit, timeout=args.timeout
+            )
+            solved: Iterator[tuple[int, Puzzle, Result]] = (
+                (index, puzzle, result) for index, (puzzle, result) in enumerate(pairs)
+            )
+        else:
+            solved = _solve_on_cluster(args, dask)
+        for index, puzzle, result in solved:
             if args.json:
                 record = result_json(index, puzzle, result)
                 if args.random_seed is not None:
@@ -76,6 +91,40 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     return 0
+
+
+def _solve_on_cluster(
+    args: argparse.Namespace, dask: Cluster
+) -> Iterator[tuple[int, Puzzle, Result]]:
+    """Chunks of the file solved on Dask, each puzzle with its index in the file."""
+    from satsudoku import cluster
+
+    options = {"backend": args.backend, **{name: getattr(args, name, None) for name in TUNING}}
+    work = partial(_solve_chunk, uuid.uuid4().hex, options, args.limit, args.timeout)
+    with cluster.connect(dask) as client:
+        numbered = enumerate(load_puzzles(args))
+        results = cluster.stream(
+            client, work, numbered, chunk_size=dask.chunk_size, ordered=dask.ordered
+        )
+        with closing(results):  # cancels the queued chunks before the client closes
+            for (index, puzzle), result in results:
+                yield index, puzzle, result
+
+
+def _solve_chunk(
+    run_id: str,
+    options: dict[str, Any],
+    limit: int,
+    timeout: float | None,
+    chunk: list[tuple[int, Puzzle]],
+) -> list[Result]:
+    """A cluster task: one chunk, by this worker thread's backend for the run (kept between
+    chunks, so an incremental SAT session or a CP-SAT model serves the whole file)."""
+    from satsudoku.cluster import session
+
+    backend = session(run_id, lambda: backend_from_args(argparse.Namespace(**options)))
+    pairs = solve_stream(backend, (puzzle for _, puzzle in chunk), limit=limit, timeout=timeout)
+    return [result for _, result in pairs]
 
 
 def _choose_seed(args: argparse.Namespace) -> bool:
