@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from satsudoku.grid import Grid, Shape
@@ -15,18 +16,47 @@ from satsudoku.symbols import Alphabet
 
 def format_line(grid: Grid, alphabet: Alphabet, blank: str | None = None) -> str:
     """Row-major symbols on one line, `.` blank; numbers are space-separated, `0` blank."""
-    blank = blank or alphabet.blank
+    symbols = _symbols(alphabet, blank or alphabet.blank)
+    values = _checked(grid.values, symbols)
+    table = _byte_table(symbols)
+    if table is not None:  # one C call for the whole grid: the hot path of `solve --json`
+        return bytes(values).translate(table).decode("latin-1")
     separator = " " if alphabet.is_numeric else ""
-    return separator.join(alphabet.symbol(v, blank) for v in grid.values)
+    return separator.join(map(symbols.__getitem__, values))
 
 
 def format_rows(
     grid: Grid, alphabet: Alphabet, separator: str = "", blank: str | None = None
 ) -> str:
     """One row per line without borders: `483921657`, or judge rows `4 8 3 …` / `12 5 3 …`."""
-    blank = blank or alphabet.blank
+    symbols = _symbols(alphabet, blank or alphabet.blank)
+    _checked(grid.values, symbols)
     separator = separator or (" " if alphabet.is_numeric else "")  # numbers need a separator
-    return "\n".join(separator.join(alphabet.symbol(v, blank) for v in row) for row in grid.rows())
+    return "\n".join(separator.join(map(symbols.__getitem__, row)) for row in grid.rows())
+
+
+@lru_cache(maxsize=64)
+def _symbols(alphabet: Alphabet, blank: str) -> tuple[str, ...]:
+    """Each digit's symbol, indexed by the digit (0: `blank`), built once per alphabet."""
+    count = alphabet.numbers or len(alphabet.symbols)
+    return (blank, *(alphabet.symbol(digit) for digit in range(1, count + 1)))
+
+
+@lru_cache(maxsize=64)
+def _byte_table(symbols: tuple[str, ...]) -> bytes | None:
+    """`symbols` as a bytes.translate table (digit byte -> symbol byte), when each symbol is
+    one Latin-1 character; None otherwise (numbers, wider characters)."""
+    if len(symbols) > 256 or any(len(s) != 1 or ord(s) > 255 for s in symbols):
+        return None
+    return bytes.maketrans(bytes(range(len(symbols))), "".join(symbols).encode("latin-1"))
+
+
+def _checked(values: tuple[int, ...], symbols: tuple[str, ...]) -> tuple[int, ...]:
+    """`values`, after making sure each has a symbol (a digit past the alphabet is a bug)."""
+    if values and (min(values) < 0 or max(values) >= len(symbols)):
+        bad = next(v for v in values if not 0 <= v < len(symbols))
+        raise ValueError(f"digit {bad} has no symbol (0..{len(symbols) - 1} can be written)")
+    return values
 
 
 def format_grid(grid: Grid, shape: Shape, alphabet: Alphabet, blank: str | None = None) -> str:
