@@ -22,7 +22,7 @@ from pysat.formula import IDPool
 from satsudoku.backends.pysat_tools import Stats, enumerate_models, load, new_solver
 from satsudoku.constraints import AllDifferent, Allowed, Constraint
 from satsudoku.deadline import OutOfTime, check
-from satsudoku.encoders.cnf import AtMostOne, CnfFormula
+from satsudoku.encoders.cnf import AtMostOne, CnfFormula, amo_for
 from satsudoku.grid import Grid, Shape
 
 # The unit propagator: it never searches, so it never learns and never needs rebuilding.
@@ -82,7 +82,7 @@ class ResidualSession:
         amo: AtMostOne,
         deadline: float | None = None,
     ) -> None:
-        """`rules_formula` is the extended pairwise encoding of the groups, without units;
+        """`rules_formula` is the extended encoding of the groups, without units;
         OutOfTime if `deadline` passes while it is loaded."""
         self.n = rules_formula.shape.size
         self.cell_vars = frozenset(range(1, self.n**3 + 1))
@@ -115,8 +115,9 @@ class ResidualSession:
         if not consistent:
             return [], True, stats, 0, 0  # unit propagation refutes the givens
         values = [0] * (n * n)
+        top = n**3  # above it: the sequential counter's auxiliaries, not cells
         for lit in implied:
-            if lit > 0:
+            if 0 < lit <= top:
                 values[(lit - 1) // n] = (lit - 1) % n + 1
         free = self.cell_vars.difference(map(abs, implied))
         if not free:
@@ -163,8 +164,8 @@ class ResidualSession:
                     members[index] = [var]
         # The wrapped solver's own methods: one Python layer less per call, and calls are
         # most of the cost of a residual formula (~500 of them for a hard 9×9).
-        add_clause, amo, exact = solver.solver.add_clause, self.amo, self.exact
-        pool = IDPool(start_from=self.n**3 + 1) if amo not in _CLAUSE_FREE else None
+        add_clause, exact = solver.solver.add_clause, self.exact
+        pool = IDPool(start_from=self.n**3 + 1)
         count = 0
         for index, group in members.items():
             check(deadline)
@@ -173,6 +174,7 @@ class ResidualSession:
                 count += 1
             if len(group) < 2:
                 continue
+            amo = amo_for(self.amo, len(group))
             if amo is AtMostOne.NATIVE:
                 solver.solver.add_atmost(group, 1)
                 count += 1
@@ -189,6 +191,3 @@ class ResidualSession:
                     add_clause(clause)
                 count += len(encoded.clauses)
         return count
-
-
-_CLAUSE_FREE = frozenset({AtMostOne.NATIVE, AtMostOne.PAIRWISE})

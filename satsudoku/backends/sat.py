@@ -62,6 +62,11 @@ UP_PROOF: dict[str, dict[str, int]] = {
     "cadical153": {"lucky": 0, "elim": 0, "ilb": 0},
     "cadical195": {"lucky": 0, "elim": 0, "ilb": 0},
 }
+# The residual session unit-propagates the whole board's formula, which for large boards costs
+# more than it saves: 64×64 is 3.1 M clauses and 1.1 GB even with the sequential counter. Above
+# this size the reduced encoding is built per puzzle from the givens instead (Kwon & Jain's
+# reduction, no propagation): a 64×64 with 70% givens then takes seconds and a few hundred MB.
+RESIDUAL_MAX_SIZE = 25
 _RuleKey = tuple[Shape, tuple[Rule, ...]]
 _FORMULAS: BuildCache[tuple[CnfFormula, int]] = BuildCache()
 
@@ -207,10 +212,11 @@ class SatBackend:
         self,
         encoding: str | Encoding = Encoding.EXTENDED,
         solver: str = DEFAULT_SOLVER,
-        amo: str | AtMostOne = AtMostOne.PAIRWISE,
+        amo: str | AtMostOne = AtMostOne.AUTO,
         random_seed: int | None = None,
     ) -> None:
-        """`random_seed`: start each puzzle's search from random phases (`solve --random`)."""
+        """`random_seed`: start each puzzle's search from random phases (`solve --random`).
+        `amo` AUTO is pairwise on boards up to 25×25 and the sequential counter beyond."""
         self.encoding = parse_encoding(encoding)
         self.solver = parse_solver(solver)
         self.amo = parse_amo(amo)
@@ -353,6 +359,8 @@ class SatBackend:
             formula, used = _rules_formula(key, self.encoding, self.amo, deadline)
             return _Session(formula, used, self.solver, deadline)
         shape, rules = key
+        if shape.size > RESIDUAL_MAX_SIZE:
+            return None  # per puzzle: only the cells and digits the givens leave get variables
         constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
         groups = groups_of(shape, constraints)
         if groups is None:
@@ -360,7 +368,7 @@ class SatBackend:
         units = unit_literals(shape, constraints)
         plain = [c for c in constraints if not isinstance(c, Allowed)]
         propagation = encode_rules(
-            shape, plain, Encoding.EXTENDED, AtMostOne.PAIRWISE, deadline=deadline
+            shape, plain, Encoding.EXTENDED, AtMostOne.AUTO, deadline=deadline
         )
         return ResidualSession(propagation, groups, units, self.solver, self.amo, deadline)
 
