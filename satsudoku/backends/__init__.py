@@ -25,15 +25,17 @@ _BACKENDS = {
     "cpsat": "satsudoku.backends.cpsat:CpSatBackend",
     "fast": "satsudoku.backends.fast:FastBackend",
     "mip": "satsudoku.backends.mip:MipBackend",
+    "race": "satsudoku.backends.race:RaceBackend",
 }
 _NEEDS = {"bitmask": None, "sat": "pysat", "cpsat": "ortools", "fast": "numba", "mip": "ortools"}
+_NEEDS["race"] = "pysat"  # a portfolio of sat, cpsat and fast: whichever of them is installed
 # Backends that take only some rules: each says why it cannot take a puzzle (`supports`), so
 # they are listed by `available()` only when asked, and `--backend all` skips them per puzzle.
 _PARTIAL = frozenset({"fast"})
 # Takes every rule, but hard puzzles take it seconds to minutes (docs/backends.md), too slow for
 # every test that runs over all backends: listed, like partial ones, only when asked (--backend
 # all, bench); tests/test_mip.py runs it on a fast subset.
-_ON_REQUEST = frozenset({"mip"})
+_ON_REQUEST = frozenset({"mip", "race"})  # race: a process per entrant per puzzle
 
 
 def backend_names() -> list[str]:
