@@ -1,5 +1,6 @@
-"""`satsudoku generate`: unique puzzles from random grids, streamed one per line as they are
-made, each optionally proved unique by a checked DRAT certificate."""
+"""`satsudoku generate`: unique puzzles with minimal givens from random grids, streamed one per
+line (top-down removal: not a uniform sample, biased toward fewer clues); --minimal also removes
+rule clues read off the grid, --certificate proves each."""
 
 from __future__ import annotations
 
