@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import itertools
 import re
+import signal
 import sys
 import threading
 import uuid
@@ -106,17 +107,18 @@ def connect(cluster: Cluster) -> Iterator[Any]:
     if cluster.local is not None:
         # One thread per process: pure-Python solving holds the GIL, and a worker thread's
         # solvers are its own. Port 0: another run on this machine may hold Dask's default.
-        local = distributed.LocalCluster(
-            n_workers=cluster.local,
-            threads_per_worker=1,
-            processes=True,
-            scheduler_port=0,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )
-        client = distributed.Client(local)
+        with _sigint_deferred() as pressed:
+            local = distributed.LocalCluster(
+                n_workers=cluster.local,
+                threads_per_worker=1,
+                processes=True,
+                scheduler_port=0,
+                dashboard_address=":0",
+                silence_logs=logging.CRITICAL,  # a busy worker logs its scheduler closing
+            )
+            client = distributed.Client(local)
     else:
-        local = None
+        local, pressed = None, []
         try:
             # Dask's connect timeout (distributed.comm.timeouts.connect, 30 s by default; e.g.
             # DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s): a scheduler may be starting too.
@@ -127,6 +129,8 @@ def connect(cluster: Cluster) -> Iterator[Any]:
                 "`dask scheduler` and give its tcp://HOST:PORT"
             ) from None
     try:
+        if pressed:
+            raise KeyboardInterrupt  # held while the cluster started; now it can be closed
         workers = len(client.scheduler_info().get("workers", {}))
         link = client.dashboard_link if _has_dashboard(client) else "none (pip install bokeh)"
         print(
@@ -140,6 +144,22 @@ def connect(cluster: Cluster) -> Iterator[Any]:
         client.close()
         if local is not None:
             local.close()
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[list[int]]:
+    """Hold Ctrl-C while a LocalCluster starts (the list says whether it was pressed), so the
+    caller acts on it with the cluster in hand: interrupted halfway, the cluster is out of
+    reach and Dask's exit hook fails on it with a traceback."""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number))
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _distributed() -> Any:
