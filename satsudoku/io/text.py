@@ -463,7 +463,7 @@ def choose_alphabet(texts: Iterable[str], n: int, forced: str | None) -> Alphabe
         if len(forced) < n:
             raise PuzzleError(f"--symbols {forced!r} has {len(forced)} symbols, {n} needed")
         return Alphabet.custom(forced[:n])
-    chars = set("".join(texts))
+    chars = set(texts) if isinstance(texts, str) else set("".join(texts))  # str: a line's cells
     if not chars & _DECIMAL_DIGITS and any(ch.isalpha() for ch in chars) and n <= 26:
         return Alphabet.letters(n)
     return Alphabet.default(n)
@@ -471,7 +471,9 @@ def choose_alphabet(texts: Iterable[str], n: int, forced: str | None) -> Alphabe
 
 def _cell_alphabet(texts: Sequence[str], n: int, forced: str | None, spaced: bool) -> Alphabet:
     """Numbers if a cell has several characters or a wide board is spaced digits, else symbols."""
-    if max(map(len, texts)) > 1 or (  # map: per cell in C, most of a line's reading time
+    if isinstance(texts, str):  # a line puzzle's cells: one character each
+        return choose_alphabet(texts, n, forced)
+    if max(map(len, texts)) > 1 or (
         spaced and forced is None and n > 9 and all(is_number(text) for text in texts)
     ):
         return Alphabet.numeric(n)
@@ -485,7 +487,7 @@ def _decode(texts: Sequence[str], alphabet: Alphabet, n: int, fail: Failure) -> 
     """Each cell's digit, token by token, so `10` and `.` can share a board."""
     table = alphabet.table()
     try:
-        return [table[text] for text in texts]  # the fast path: every symbol is known
+        return list(map(table.__getitem__, texts))  # the fast path: every symbol is known
     except KeyError:
         pass
     values: list[int] = []
