@@ -187,7 +187,9 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     with distributed.Client(scheduler) as client:
         outcomes = bench.run(tasks, configs, cluster=Cluster(scheduler=scheduler, chunk_size=4))
         rows = [row for _, o in zip(range(10), outcomes, strict=False) for row in o.rows]
-        victim = sorted(client.run(os.getpid).values())[0]  # both workers hold chunks now
+        busy = [address for address, keys in client.processing().items() if keys]
+        assert busy, "no chunk was running: the kill would test nothing"
+        victim = client.run(os.getpid, workers=busy[:1])[busy[0]]  # a worker mid-chunk
         os.kill(victim, signal.SIGKILL)
         rows += [row for o in outcomes for row in o.rows]
         assert victim not in client.run(os.getpid).values()  # it was really gone
