@@ -28,6 +28,7 @@ from satsudoku.tools.clues import READERS
 from satsudoku.tools.generate import SYMMETRIES, Generated, Request, generate
 from satsudoku.tools.regions import random_regions
 
+_REGIONS_LIMIT = 64 * 1024  # 64 lines of 64 labels, with room for spaces and line ends
 _DESCRIPTION = (
     "Generate unique puzzles: a complete grid from a randomised search, the clues of each "
     f"--rule that can be read off a grid ({', '.join(READERS)}) drawn from it, then givens "
@@ -180,10 +181,12 @@ def _shape(args: argparse.Namespace) -> Shape:
             raise SatsudokuError(f"--box {rows}x{cols}: boards above {MAX_SIZE}x{MAX_SIZE} refused")
         return regular_shape(rows, cols)
     path = Path(args.regions)
+    with path.open("rb") as handle:  # read bounded: a device or a huge file reports no size
+        data = handle.read(_REGIONS_LIMIT + 1)
+    if len(data) > _REGIONS_LIMIT:
+        raise PuzzleError(f"{path}: larger than 64 KiB, too large for a region file")
     try:
-        if path.stat().st_size > 64 * 1024:  # 64 lines of 64 labels, with room for spaces
-            raise PuzzleError(f"{path}: larger than 64 KiB, too large for a region file")
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PuzzleError(f"{path}: not UTF-8 text") from None
     labels = [line.replace(" ", "") for line in text.splitlines() if line.strip()]
