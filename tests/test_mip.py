@@ -225,3 +225,11 @@ def test_sums_out_of_reach_or_of_double_precision() -> None:
     huge = Puzzle.empty(Shape(2, 2), (_Sum(2**54, 2**52),))  # type: ignore[arg-type]
     with pytest.raises(PuzzleError, match="past 2\\^53"):
         MipBackend().solve(huge)
+
+
+def test_prove_certifies_a_mip_verdict_by_a_checked_sat_proof(tmp_path: Path) -> None:
+    path = str(REPO / "models/classic/project-euler-96-grid-01.toml")
+    certs = tmp_path / "certs"
+    assert main(["prove", path, "--backend", "mip", "--certificate", str(certs)]) == 0
+    manifest = json.loads(next(certs.rglob("manifest.json")).read_text())
+    assert manifest["status"] == "unique"
