@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
@@ -62,11 +62,13 @@ UP_PROOF: dict[str, dict[str, int]] = {
     "cadical153": {"lucky": 0, "elim": 0, "ilb": 0},
     "cadical195": {"lucky": 0, "elim": 0, "ilb": 0},
 }
-# The residual session unit-propagates the whole board's formula, which for large boards costs
-# more than it saves: 64×64 is 3.1 M clauses and 1.1 GB even with the sequential counter. Above
-# this size the reduced encoding is built per puzzle from the givens instead (Kwon & Jain's
-# reduction, no propagation): a 64×64 with 70% givens then takes seconds and a few hundred MB.
-RESIDUAL_MAX_SIZE = 25
+# Boards above this size are large: a whole-board formula is millions of clauses (64×64: 3.1 M
+# even with the sequential counter). There the reduced encoding skips the residual session's
+# whole-board propagator and is built per puzzle from the givens (Kwon & Jain's reduction: a
+# 64×64 with 70% givens is 38 k clauses, 0.2 s), and the other encodings stream their rules
+# into the solver without keeping them as Python lists (64×64: 1.24 GB → see docs/backends.md).
+LARGE_SIZE = 25
+Loader = Callable[[Any, float | None], CnfFormula]  # fills a fresh solver, returns the formula
 _RuleKey = tuple[Shape, tuple[Rule, ...]]
 _FORMULAS: BuildCache[tuple[CnfFormula, int]] = BuildCache()
 
@@ -103,15 +105,22 @@ class _Session:
     """
 
     def __init__(
-        self, formula: CnfFormula, used_vars: int, solver_name: str, deadline: float | None
+        self,
+        shape: Shape,
+        loader: Loader,
+        used_vars: int | None,
+        solver_name: str,
+        deadline: float | None,
     ) -> None:
-        self.formula = formula
+        """`used_vars` None: every variable of the formula occurs in it (a streamed formula)."""
+        self.loader = loader
+        self.formula: CnfFormula | None = None
         self.solver_name = solver_name
-        self.n = n = formula.shape.size
+        self.n = n = shape.size
         self.cell_vars = n**3
         self.bases = [index * n for index in range(n * n)]  # var of (cell, digit) = base + digit
         self.up_proof = solver_name in UP_PROOF
-        self.used_vars = used_vars
+        self.used_vars = used_vars or 0
         self.solver: Any = None
         self.solved = 0
         self.next_var = 0
@@ -123,10 +132,12 @@ class _Session:
         if self.up_proof:
             self.solver.configure(UP_PROOF[self.solver_name])  # before any clause
         try:
-            _load_in_time(self.solver, self.formula, deadline)
+            self.formula = self.loader(self.solver, deadline)
         except OutOfTime:
             self.close()
             raise
+        if self.used_vars == 0:
+            self.used_vars = self.formula.num_vars
         self.next_var = self.formula.num_vars + 1
         self.solved = 0
 
@@ -314,13 +325,14 @@ class SatBackend:
             )
             return solutions, exhausted, {"variables": variables, "clauses": clauses}, stats
         if session is not None:
+            assert session.formula is not None  # loaded by its constructor
             formula, used = session.formula, session.used_vars
             solutions, exhausted, stats = session.solve(puzzle.givens, limit, deadline)
         else:
             formula = encode_puzzle(puzzle, self.encoding, self.amo, deadline)
             used = formula.used_vars(deadline)
             solutions, exhausted, stats = self._one_shot(formula, puzzle, limit, deadline)
-        size = {"variables": used, "clauses": len(formula.clauses) + len(formula.atmost)}
+        size = {"variables": used, "clauses": formula.size}
         return solutions, exhausted, size, stats
 
     def solve_many(
@@ -355,11 +367,18 @@ class SatBackend:
     def _new_session(
         self, key: _RuleKey, deadline: float | None
     ) -> _Session | ResidualSession | None:
+        shape, rules = key
+        if self.encoding is not Encoding.REDUCED and shape.size > LARGE_SIZE:
+            return _Session(shape, self._streamer(key), None, self.solver, deadline)
         if self.encoding is not Encoding.REDUCED:
             formula, used = _rules_formula(key, self.encoding, self.amo, deadline)
-            return _Session(formula, used, self.solver, deadline)
-        shape, rules = key
-        if shape.size > RESIDUAL_MAX_SIZE:
+
+            def cached(solver: Any, deadline: float | None) -> CnfFormula:
+                _load_in_time(solver, formula, deadline)
+                return formula
+
+            return _Session(shape, cached, used, self.solver, deadline)
+        if shape.size > LARGE_SIZE:
             return None  # per puzzle: only the cells and digits the givens leave get variables
         constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
         groups = groups_of(shape, constraints)
@@ -371,6 +390,22 @@ class SatBackend:
             shape, plain, Encoding.EXTENDED, AtMostOne.AUTO, deadline=deadline
         )
         return ResidualSession(propagation, groups, units, self.solver, self.amo, deadline)
+
+    def _streamer(self, key: _RuleKey) -> Loader:
+        """Encodes the rules of `key` straight into a solver (large boards: see LARGE_SIZE)."""
+        encoding, amo = self.encoding, self.amo
+
+        def stream(solver: Any, deadline: float | None) -> CnfFormula:
+            shape, rules = key
+            constraints = Puzzle.empty(shape, rules).constraints()
+            formula = encode_rules(
+                shape, constraints, encoding, amo, deadline=deadline, sink=solver.solver.add_clause
+            )
+            for lits in formula.atmost:
+                solver.add_atmost(lits, 1)
+            return formula
+
+        return stream
 
     def _one_shot(
         self, formula: CnfFormula, puzzle: Puzzle, limit: int, deadline: float | None
