@@ -42,21 +42,42 @@ _CHECK_NODES = 64  # nodes between clock checks
 class _Propagator:
     """Unit propagation over formula + lemmas, through pysat's `propagate` (no search).
 
-    pysat reports only literals implied above level 0, so unit clauses are kept here and passed
-    as assumptions with every call: the answer is then the whole unit-propagation closure.
+    pysat reports only literals implied above level 0, so the level-0 closure (givens, unit
+    lemmas, longer clauses unit there, and what they imply) is kept here as `root` and added
+    to every answer: the answers are the whole closure, which the lemma loops rely on.
     """
 
     def __init__(self, clauses: Sequence[Clause]) -> None:
-        self.units = [clause[0] for clause in clauses if len(clause) == 1]
         self.empty = any(not clause for clause in clauses)  # then everything conflicts
         longer = [clause for clause in clauses if len(clause) > 1]
         self.solver = new_solver(PROPAGATOR, bootstrap_with=longer)
+        self.root: set[int] = set()
+        units = [clause for clause in clauses if len(clause) == 1]
+        ok, implied = self.solver.propagate(assumptions=[unit[0] for unit in units])
+        self._root(ok, implied, units)
+
+    def _root(self, ok: bool, implied: Sequence[int], units: Sequence[Clause]) -> None:
+        if not ok:
+            self.empty = True
+            return
+        self.root.update(implied)
+        for unit in units:
+            self.solver.add_clause(unit)
 
     def add(self, clause: Clause) -> None:
-        if len(clause) > 1:
+        """Add a clause, following it at level 0 when `root` leaves it unit or false there."""
+        if self.empty:
+            return
+        root = self.root
+        if any(lit in root for lit in clause):
+            self.solver.add_clause(clause)  # satisfied at level 0: it propagates nothing
+            return
+        free = [lit for lit in clause if -lit not in root]
+        if len(free) == 1:
+            ok, implied = self.solver.propagate(assumptions=free)
+            self._root(ok, implied, [free])
+        elif free:
             self.solver.add_clause(clause)
-        elif clause:
-            self.units.append(clause[0])
         else:
             self.empty = True
 
@@ -64,12 +85,12 @@ class _Propagator:
         """The literals unit propagation makes true under `decisions`; None on conflict."""
         if self.empty:
             return None
-        ok, implied = self.solver.propagate(assumptions=[*self.units, *decisions])
-        return set(implied) if ok else None
+        ok, implied = self.solver.propagate(assumptions=decisions)
+        return self.root.union(implied) if ok else None
 
     def refutes(self, decisions: Sequence[int]) -> bool:
         """Whether unit propagation finds a conflict under `decisions` (a RUP check)."""
-        return self.empty or not self.solver.propagate(assumptions=[*self.units, *decisions])[0]
+        return self.empty or not self.solver.propagate(assumptions=decisions)[0]
 
     def close(self) -> None:
         self.solver.delete()
