@@ -571,6 +571,12 @@ def prove_by_search(
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
     try:
         status = prover.run()
+    except RecursionError:
+        # Justifying one deduction by branching nests a level per cell: only a board with
+        # hundreds of cells in one constraint could get here.
+        raise PuzzleError(
+            "the bitmask proof nests deeper than Python allows here; use --proof-by sat"
+        ) from None
     finally:
         prover.close()
     stats = {
