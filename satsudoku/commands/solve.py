@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import random
+import stat
 import sys
+import time
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from satsudoku.backends import Backend, backend_class
@@ -70,27 +74,94 @@ def run(args: argparse.Namespace) -> int:
         print(f"satsudoku: --random with --seed {args.seed}", file=sys.stderr)
     progress = Progress(args.progress)
     try:
+        batch = _may_batch(args)
         if dask is None:
-            pairs = solve_stream(
-                backend, load_puzzles(args), limit=args.limit, timeout=args.timeout
-            )
+            puzzles = _read_ahead(load_puzzles(args)) if batch else load_puzzles(args)
+            pairs = solve_stream(backend, puzzles, limit=args.limit, timeout=args.timeout)
             solved: Iterator[tuple[int, Puzzle, Result]] = (
                 (index, puzzle, result) for index, (puzzle, result) in enumerate(pairs)
             )
         else:
             solved = _solve_on_cluster(args, dask)
-        for index, puzzle, result in solved:
-            if args.json:
-                record = result_json(index, puzzle, result)
-                if args.random_seed is not None:
-                    record["seed"] = args.random_seed
-                progress.emit(json.dumps(record))
-            else:
-                progress.emit(render_text(index, puzzle, result))
-            progress.update(result)
+        for answered in _batches(solved, batch):
+            progress.emit("\n".join(_answer(args, *done) for done in answered))
+            for done in answered:
+                progress.update(done[2])
     finally:
         progress.close()
     return 0
+
+
+def _answer(args: argparse.Namespace, index: int, puzzle: Puzzle, result: Result) -> str:
+    """One puzzle's output: a JSON line, or the text answer in the input's own layout."""
+    if not args.json:
+        return render_text(index, puzzle, result)
+    record = result_json(index, puzzle, result)
+    if args.random_seed is not None:
+        record["seed"] = args.random_seed
+    return json.dumps(record)
+
+
+BATCH, BATCH_SECONDS = 64, 0.1
+
+
+def _may_batch(args: argparse.Namespace) -> bool:
+    """True when nobody waits on each answer: the input is a regular file (reading it never
+    waits for a person or a process) and standard output is not a terminal."""
+    try:
+        regular = args.file != "-" and stat.S_ISREG(os.stat(args.file).st_mode)
+    except (OSError, ValueError):
+        regular = False  # a link, or a name the reader will refuse in its own words
+    return regular and not sys.stdout.isatty()
+
+
+def _read_ahead(puzzles: Iterable[Puzzle]) -> Iterator[Puzzle]:
+    """`puzzles`, read BATCH at a time (from a regular file: reading never waits); those read
+    before a bad one are still answered before its error."""
+    stream = iter(puzzles)
+    while True:
+        chunk: list[Puzzle] = []
+        try:
+            for puzzle in islice(stream, BATCH):
+                chunk.append(puzzle)
+        except Exception:
+            yield from chunk
+            raise
+        if not chunk:
+            return
+        yield from chunk
+
+
+def _batches(
+    solved: Iterable[tuple[int, Puzzle, Result]], batch: bool
+) -> Iterator[list[tuple[int, Puzzle, Result]]]:
+    """The results one by one, or, with `batch`, up to BATCH at a time and no batch held past
+    BATCH_SECONDS when the next result comes: formatting and writing a batch in one go keeps
+    the solver's and the writer's code and data hot in the cache (sat on 17-clue puzzles: the
+    CLI's cost over the engine's roughly halves). A result may then wait for the one after it."""
+    if not batch:
+        yield from ([done] for done in solved)
+        return
+    pending: list[tuple[int, Puzzle, Result]] = []
+    started = 0.0
+    stream = iter(solved)
+    while True:
+        try:
+            done = next(stream)
+        except StopIteration:
+            break
+        except BaseException:  # a bad puzzle, Ctrl-C: the answers known go out first
+            if pending:
+                yield pending
+            raise
+        if not pending:
+            started = time.perf_counter()
+        pending.append(done)
+        if len(pending) >= BATCH or time.perf_counter() - started > BATCH_SECONDS:
+            yield pending
+            pending = []
+    if pending:
+        yield pending
 
 
 def _solve_on_cluster(
