@@ -100,7 +100,7 @@ class _Propagator:
 class SearchProof:
     """The search's verdict and, for unique or unsatisfiable, its certificate."""
 
-    status: str  # "unique", "unsatisfiable", "multiple" or "unknown"
+    status: str  # "unique", "unsatisfiable" or "multiple" (out of time or nodes: an exception)
     solutions: list[Grid]
     certificate: SatCertificate | None
     stats: dict[str, int | float] = field(default_factory=dict)
@@ -112,7 +112,6 @@ class _Frame:
 
     decisions: list[int]
     masks: list[int]
-    cell: int
     children: list[tuple[int, list[int]]]
     lemmas: list[Clause] = field(default_factory=list)
 
@@ -142,6 +141,9 @@ class _Prover:
         self.max_nodes = max_nodes
         self._oracle: _Propagator | None = None  # built on first use: a classic search
         self._unloaded: list[Clause] = []  # without locked candidates never needs it
+        # Lemmas written before the propagator exists are kept for it, except during a search
+        # that never consults it: a propagator missing lemmas only checks less, never wrongly.
+        self._keep = True
         # Without extras, every deduction inside the search is a singles step, hence unit
         # propagation on the extended encoding: lemmas need no checking there.
         self.trusted = not kernel.extras
@@ -159,15 +161,13 @@ class _Prover:
             "propagations": 0,
         }
 
-    # -- the proof log ------------------------------------------------------------------------
-
     def _emit(self, clause: Clause) -> None:
         self.proof.append(" ".join(map(str, clause)) + " 0" if clause else "0")
         self.lemmas += 1
-        if self._oracle is None:
-            self._unloaded.append(clause)
-        else:
+        if self._oracle is not None:
             self._oracle.add(clause)
+        elif self._keep:
+            self._unloaded.append(clause)
 
     def _delete(self, clauses: list[Clause]) -> None:
         """Drop lemmas a parent's lemma subsumes: checkers then watch fewer clauses."""
@@ -190,8 +190,6 @@ class _Prover:
     def close(self) -> None:
         if self._oracle is not None:
             self._oracle.close()
-
-    # -- refuting a node ----------------------------------------------------------------------
 
     def refute(
         self,
@@ -230,20 +228,23 @@ class _Prover:
         while (state := self._closure(decisions)) is not None:
             self.stats["refined_nodes"] += 1
             self._check_limits()
+            within = focus
             cell, digits = self._split(state, hint, focus) if focus else (-1, [])
             if cell < 0:
                 failed = self._extra_lemmas(decisions, state, below)
                 if failed == ():
                     continue  # lemmas written: propagate again
+                within = failed  # the children branch on the failing constraint's cells too
                 cell, digits = self._split(state, hint, failed)
                 if cell < 0:
+                    within = None
                     cell, digits = self._split(state, hint, None)
             if cell < 0:
                 raise BackendBugError(
                     "bitmask search refuted a node that unit propagation extends to a full grid"
                 )
             base = cell * self.n
-            below += [self.refute([*decisions, base + d], hint, True, focus) for d in digits]
+            below += [self.refute([*decisions, base + d], hint, True, within) for d in digits]
             # ¬decisions now follows from `below` and the cell's at-least-one clause.
         return below
 
@@ -312,8 +313,6 @@ class _Prover:
                 best, best_key, best_digits = cell, key, digits
         return best, best_digits
 
-    # -- the search ---------------------------------------------------------------------------
-
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
         kernel, n = self.kernel, self.n
@@ -335,6 +334,7 @@ class _Prover:
             self.refute([], root, True)
             return "unique"
         checked = not self.trusted
+        self._keep = checked
         frames = [self._expand([], root, kernel.branch_cell(root), checked)]
         while frames:
             frame = frames[-1]
@@ -365,7 +365,7 @@ class _Prover:
         are refuted at once, the others queued."""
         kernel = self.kernel
         self.stats["nodes"] += 1
-        frame = _Frame(decisions, masks, cell, [])
+        frame = _Frame(decisions, masks, [])
         if checked:
             self._saturate(decisions, masks, frame.lemmas)
         mask = masks[cell]
