@@ -122,8 +122,8 @@ def add_backend_options(
     tuning.add_argument(
         "--amo",
         metavar="E",
-        help="sat: at-most-one encoding: pairwise (default), seqcounter, ladder, totalizer, "
-        "bitwise, ...",
+        help="sat: at-most-one encoding: auto (default: pairwise up to 25 literals, seqcounter "
+        "beyond), pairwise, seqcounter, ladder, totalizer, bitwise, ...",
     )
     tuning.add_argument("--model", metavar="M", help="cpsat: boolean (default) or integer model")
     tuning.add_argument(
