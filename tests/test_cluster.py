@@ -145,6 +145,21 @@ def test_sat_verdicts_on_a_local_cluster(puzzles: Path, capsys: pytest.CaptureFi
     assert "2 workers, dashboard http" in _solve.err  # type: ignore[attr-defined]
 
 
+@slow
+def test_count_exact_listed_and_estimated_on_a_cluster(
+    scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Counts do not depend on where they ran; estimates are seeded per puzzle."""
+    serg = str(BUNDLED / "serg-benchmark.txt")
+    for mode in (["--limit", "500"], ["--backend", "sat", "--limit", "60"], ["--estimate", "30"]):
+        outputs = []
+        for where in ([], ["--scheduler", scheduler, "--chunk-size", "3"]):
+            assert main(["count", serg, *mode, *where]) == 0
+            outputs.append(capsys.readouterr().out.splitlines())
+        assert len(outputs[0]) == 20 and outputs[1] == outputs[0], mode
+    assert any(line != "1" for line in outputs[0])  # serg's puzzles have several solutions
+
+
 def test_usage_errors_name_the_option(puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", str(puzzles), "--unordered"]) == 2
     assert "--unordered needs --scheduler or --cluster" in capsys.readouterr().err

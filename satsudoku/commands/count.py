@@ -5,9 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import uuid
+from collections.abc import Callable
+from contextlib import closing
+from functools import partial
 from typing import Any
 
+from satsudoku.backends import Backend
+from satsudoku.cluster import add_cluster_options, cluster_from_args
 from satsudoku.commands.common import (
+    TUNING,
     Progress,
     add_backend_options,
     add_input_options,
@@ -65,10 +72,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     add_progress_option(parser, "when stderr is a terminal")
+    add_cluster_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    args.dask = cluster_from_args(args)
     if args.estimate is not None:
         return _run_estimates(args)
     if args.backend != "bitmask":
@@ -76,6 +85,19 @@ def run(args: argparse.Namespace) -> int:
             raise SatsudokuError(f"--no-symmetry does not apply to --backend {args.backend}")
         return _run_enumeration(args)
     backend_from_args(args)  # refuses tuning options bitmask does not take, as solve does
+    if args.dask is not None:
+        count = partial(
+            count_solutions,
+            limit=args.limit,
+            timeout=args.timeout,
+            max_nodes=args.max_nodes,
+            symmetry=args.symmetry,
+        )
+
+        def counted_line(index: int, puzzle: Puzzle, counted: Count) -> str:
+            return _counted(index, puzzle, counted, args)
+
+        return _run_on_cluster(args, count, counted_line, lambda counted: counted.count)
     progress = Progress(args.progress, solutions=True, beside_terminal_output=True)
     try:
         for index, puzzle in enumerate(load_puzzles(args)):
@@ -105,6 +127,11 @@ def _run_enumeration(args: argparse.Namespace) -> int:
     """Backends other than bitmask list the solutions they count, so the list is capped."""
     backend = backend_from_args(args)
     limit = args.limit or ENUMERATE_LIMIT
+    if args.dask is not None:
+        options = {name: getattr(args, name, None) for name in ("backend", *TUNING)}
+        solve = partial(_solve_one, uuid.uuid4().hex, options, limit, args.timeout)
+        shown = partial(_enumerated, as_json=args.json)
+        return _run_on_cluster(args, solve, shown, lambda result: len(result.solutions))
     progress = Progress(args.progress, solutions=True, beside_terminal_output=True)
     try:
         for index, puzzle in enumerate(load_puzzles(args)):
@@ -126,6 +153,13 @@ def _run_estimates(args: argparse.Namespace) -> int:
         if value is not None:  # a walk is bounded by the board's depth, a count by --timeout
             raise SatsudokuError(f"{flag} does not apply to --estimate (--timeout bounds it)")
     backend_from_args(args)
+    if args.dask is not None:
+        walks = partial(estimate_count, samples=args.estimate, seed=args.seed, timeout=args.timeout)
+
+        def estimated_line(index: int, puzzle: Puzzle, estimate: Estimate) -> str:
+            return _estimated(index, puzzle, estimate, args)
+
+        return _run_on_cluster(args, walks, estimated_line, None)
     progress = Progress(args.progress, solutions=False, beside_terminal_output=True)
     try:
         for index, puzzle in enumerate(load_puzzles(args)):
@@ -144,6 +178,49 @@ def _run_estimates(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     return 0
+
+
+def _run_on_cluster(
+    args: argparse.Namespace,
+    compute: Callable[[Puzzle], Any],
+    shown: Callable[[int, Puzzle, Any], str],
+    solutions: Callable[[Any], int] | None,
+) -> int:
+    """Each puzzle's `compute` on Dask, in chunks, printed by `shown` in input order (or as
+    chunks finish with --unordered: each line's index, in JSON, says which puzzle); the
+    progress line counts `solutions` of each value when given."""
+    from satsudoku import cluster
+
+    progress = Progress(args.progress, solutions=bool(solutions), beside_terminal_output=True)
+    work = partial(_compute_chunk, compute)
+    try:
+        with cluster.connect(args.dask) as client:
+            numbered = enumerate(load_puzzles(args))
+            chunk_size, ordered = args.dask.chunk_size, args.dask.ordered
+            values = cluster.stream(client, work, numbered, chunk_size=chunk_size, ordered=ordered)
+            with closing(values):  # cancels the queued chunks before the client closes
+                for (index, puzzle), value in values:
+                    progress.emit(shown(index, puzzle, value))
+                    progress.solutions += solutions(value) if solutions else 0
+                    progress.update()
+    finally:
+        progress.close()
+    return 0
+
+
+def _compute_chunk(compute: Callable[[Puzzle], Any], chunk: list[tuple[int, Puzzle]]) -> list[Any]:
+    """A cluster task: `compute` on each puzzle of one chunk."""
+    return [compute(puzzle) for _, puzzle in chunk]
+
+
+def _solve_one(
+    run_id: str, options: dict[str, Any], limit: int, timeout: float | None, puzzle: Puzzle
+) -> Result:
+    """List a puzzle's solutions with this worker thread's backend for the run (kept)."""
+    from satsudoku.cluster import session
+
+    backend: Backend = session(run_id, lambda: backend_from_args(argparse.Namespace(**options)))
+    return backend.solve(puzzle, limit=limit, timeout=timeout)
 
 
 def _counted(index: int, puzzle: Puzzle, counted: Count, args: argparse.Namespace) -> str:
