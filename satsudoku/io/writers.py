@@ -17,12 +17,17 @@ from satsudoku.symbols import Alphabet
 def format_line(grid: Grid, alphabet: Alphabet, blank: str | None = None) -> str:
     """Row-major symbols on one line, `.` blank; numbers are space-separated, `0` blank."""
     symbols = _symbols(alphabet, blank or alphabet.blank)
-    values = _checked(grid.values, symbols)
-    table = _byte_table(symbols)
-    if table is not None:  # one C call for the whole grid: the hot path of `solve --json`
-        return bytes(values).translate(table).decode("latin-1")
+    translation = _byte_table(symbols)
+    if translation is not None:  # one C call for the whole grid: the hot path of `solve --json`
+        table, unwritable = translation
+        try:
+            line = bytes(grid.values).translate(table).decode("latin-1")
+        except ValueError:  # a value bytes() refuses (outside 0..255): refused below
+            line = unwritable
+        if unwritable not in line:
+            return line
     separator = " " if alphabet.is_numeric else ""
-    return separator.join(map(symbols.__getitem__, values))
+    return separator.join(map(symbols.__getitem__, _checked(grid.values, symbols)))
 
 
 def format_rows(
@@ -43,12 +48,15 @@ def _symbols(alphabet: Alphabet, blank: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _byte_table(symbols: tuple[str, ...]) -> bytes | None:
-    """`symbols` as a bytes.translate table (digit byte -> symbol byte), when each symbol is
-    one Latin-1 character; None otherwise (numbers, wider characters)."""
-    if len(symbols) > 256 or any(len(s) != 1 or ord(s) > 255 for s in symbols):
+def _byte_table(symbols: tuple[str, ...]) -> tuple[bytes, str] | None:
+    """`symbols` as a bytes.translate table (digit byte -> symbol byte) that turns every other
+    byte into a character no symbol uses, and that character; None unless each symbol is one
+    Latin-1 character (numbers, wider characters)."""
+    if len(symbols) >= 256 or any(len(s) != 1 or ord(s) > 255 for s in symbols):
         return None
-    return bytes.maketrans(bytes(range(len(symbols))), "".join(symbols).encode("latin-1"))
+    unwritable = next(chr(code) for code in range(256) if chr(code) not in symbols)
+    written = "".join(symbols) + unwritable * (256 - len(symbols))
+    return written.encode("latin-1"), unwritable
 
 
 def _checked(values: tuple[int, ...], symbols: tuple[str, ...]) -> tuple[int, ...]:
