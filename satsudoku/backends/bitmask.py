@@ -47,6 +47,12 @@ from satsudoku.rules import Rule
 Masks = list[int]
 _CHECK_WORK = 4096  # cells of work between clock checks: perf_counter() is not free, but a
 # 64×64 node costs ~60 ms, so the interval in nodes shrinks with the board (9×9: every 50).
+# Boards from this size on run locked candidates at every search node (25×25 at 45 % givens,
+# lines 801-1000 of 25x25-lewis-general.txt: 801 settles in 2,334 nodes, 3.2 s CPU, instead of
+# no answer after 8,580; 811 in 472; 821 in 75). Below it they cost 2-2.5× the CPU for 1-30 %
+# fewer nodes (forum-hardest-1106 and the 16×16 band, samples of 20-40).
+_LOCKED_FROM = 25
+_MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
@@ -112,6 +118,11 @@ class _PairIdx:
     get: _Getter
     of_first: dict[int, int]  # bit of a digit in the first cell -> digits allowed in the second
     of_second: dict[int, int]  # and the other way round
+    # Raw mask of one cell (open or placed) -> the union of its digits' supports in the other,
+    # filled as masks occur and shared by every pair with the same relation (a board of
+    # nonconsecutive pairs has one), so a revision is two dict lookups.
+    first_memo: dict[int, int]
+    second_memo: dict[int, int]
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,8 @@ class _Kernel:
         sums: list[_SumIdx] = []
         sandwiches: list[_SandwichIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
+        relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
+        links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
         for constraint in constraints:
             if isinstance(constraint, AllDifferent):
                 groups.append(tuple(r * n + c for r, c in constraint.cells))
@@ -190,15 +203,29 @@ class _Kernel:
                     for row in constraint.tuples
                 )
                 if len(cells) == 2 and cells[0] != cells[1]:  # dots, X/V, whispers, …
-                    of_first = dict.fromkeys(self.bit, 0)
-                    of_second = dict.fromkeys(self.bit, 0)
-                    for a, b in rows:
-                        if a and b:  # a digit outside 1..n has no bit: the row never fits
-                            of_first[a] |= b
-                            of_second[b] |= a
+                    key = frozenset(rows)
+                    if key not in relations:
+                        of_first = dict.fromkeys(self.bit, 0)
+                        of_second = dict.fromkeys(self.bit, 0)
+                        for a, b in rows:
+                            if a and b:  # a digit outside 1..n has no bit: the row never fits
+                                of_first[a] |= b
+                                of_second[b] |= a
+                        relations[key] = (of_first, of_second, {}, {})
+                    of_first, of_second, first_memo, second_memo = relations[key]
+                    first, second = cells
                     pairs.append(
-                        _PairIdx((cells[0], cells[1]), _getter(cells), of_first, of_second)
+                        _PairIdx(
+                            (first, second),
+                            _getter(cells),
+                            of_first,
+                            of_second,
+                            first_memo,
+                            second_memo,
+                        )
                     )
+                    links[first].append((second, of_first))
+                    links[second].append((first, of_second))
                 else:
                     tables.append(_TableIdx(cells, _getter(cells), rows))
         for group in groups:
@@ -209,6 +236,9 @@ class _Kernel:
         for i, peers in enumerate(peer_sets):
             peers.discard(i)
         self.peers = tuple(tuple(sorted(p)) for p in peer_sets)
+        # Per cell, its two-cell tables as (partner, digit bit -> digits the partner keeps):
+        # placing a digit narrows each partner by one lookup, as placing narrows peers.
+        self.links = tuple(map(tuple, links))
         self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
         self.allowed = allowed
         # Constraints beyond houses, as (getter of their masks, narrowing step, index).
@@ -219,7 +249,14 @@ class _Kernel:
             *((pair.get, self._pair, pair) for pair in pairs),
             *((table.get, self._table, table) for table in tables),
         )
-        self.calm: list[tuple[int, ...] | None] = [None] * len(self.extras)
+        # What propagate runs: the extras less the two-cell tables whose arc consistency never
+        # goes beyond what `assign` does through `links` (every two digits of one cell support
+        # all of the other's: nonconsecutive, anti-consecutive lines, …). `extras` stays whole
+        # for the proof mode, which replays it to justify what the kernel removed.
+        self.active = tuple(
+            extra for extra in self.extras if extra[1] != self._pair or self._strong(extra[2])
+        )
+        self.calm: list[tuple[int, ...] | None] = [None] * len(self.active)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
         for k, house in enumerate(self.houses):
             for i in house:
@@ -239,6 +276,17 @@ class _Kernel:
         self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
         self.peer_getters = tuple(map(_getter, self.peers))
+
+    def _strong(self, pair: _PairIdx) -> bool:
+        """Whether arc consistency on `pair` can narrow a cell whose partner has two or more
+        digits left (else placing the partner, in `assign`, makes every deduction it does)."""
+        for support in (pair.of_first, pair.of_second):
+            bits = [b for b in self.bit if support[b]]
+            if any(support[a] | support[b] != self.full for a in bits for b in bits if a < b):
+                return True
+            if len(bits) < self.n:  # a digit without support: AC removes it from any mask
+                return True
+        return False
 
     def _sandwich_index(self, sandwich: Sandwich, cells: tuple[int, ...]) -> _SandwichIdx:
         """The layouts of a sandwich as open bits per position (built once per kernel)."""
@@ -270,8 +318,9 @@ class _Kernel:
         """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
 
         A digit still possible in A∩B but nowhere in A∖B must go in A∩B, so B∖A loses it (and
-        vice versa). Run only at the root: it roughly halves the nodes of top1465-like puzzles
-        there, but inside the search it costs more than the nodes it saves.
+        vice versa). Run at the root: it roughly halves the nodes of top1465-like puzzles there.
+        Inside the search (`settle`) only from _LOCKED_FROM up: on 9×9 and 16×16 it costs more
+        than the nodes it saves, on 25×25 near the phase transition it saves far more.
         """
         guard, add1, up = self.guard, self.add1, self.width - 1
         house_bits, assign = self.house_bits, self.assign
@@ -301,6 +350,21 @@ class _Kernel:
                                 return -1
                             dirty |= changed
         return dirty
+
+    def settle(self, cands: Masks, dirty: int) -> bool:
+        """`propagate`, then locked candidates and singles to a joint fixpoint on boards of
+        _LOCKED_FROM and up; False on contradiction. Used by the plain search only: locked
+        candidates go beyond unit propagation, so the proof mode keeps to `propagate`."""
+        if not self.propagate(cands, dirty):
+            return False
+        if self.n < _LOCKED_FROM:
+            return True
+        while True:
+            dirty = self._locked(cands)
+            if dirty == 0:
+                return True
+            if dirty < 0 or not self.propagate(cands, dirty):
+                return False
 
     def branch_cell(self, cands: Masks) -> int:
         """The open cell with the fewest candidates, ties going to most open peers; -1 if none.
@@ -344,6 +408,7 @@ class _Kernel:
         # moves the bit to its guard position ("placed"); placed masks never meet an open bit
         # in `m & b`, which is safe because a placed digit was already removed from all peers.
         peers, house_bits, up = self.peers, self.house_bits, self.width - 1
+        links, guard = self.links, self.guard
         cands[cell] = bit
         dirty = house_bits[cell]
         stack = [cell]
@@ -356,6 +421,18 @@ class _Kernel:
                 m = cands[p]
                 if m & b:
                     m ^= b
+                    if not m:
+                        return -1
+                    cands[p] = m
+                    dirty |= house_bits[p]
+                    if not m & (m - 1):
+                        push(p)
+            # Two-cell tables: a placed partner already agrees (it narrowed this cell through
+            # the same relation seen from its side), an open one keeps the digits `b` allows.
+            for p, allow in links[j]:
+                m = cands[p]
+                if m & ~allow[b] and not m & guard:
+                    m &= allow[b]
                     if not m:
                         return -1
                     cands[p] = m
@@ -394,7 +471,7 @@ class _Kernel:
                             if changed < 0:
                                 return False
                             dirty |= changed
-            if not self.extras:
+            if not self.active:
                 return True
             dirty = self._extras(cands)
             if dirty <= 0:
@@ -409,7 +486,7 @@ class _Kernel:
         """
         dirty = 0
         calm = self.calm
-        for k, (get, step, index) in enumerate(self.extras):
+        for k, (get, step, index) in enumerate(self.active):
             masks = get(cands)
             if masks == calm[k]:
                 continue
@@ -582,35 +659,43 @@ class _Kernel:
 
     def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
         """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
-        first_mask, second_mask = map(self.open_bits, masks)
-        of_first, of_second = pair.of_first, pair.of_second
-        to_second = to_first = 0
-        m = first_mask
-        while m:
-            bit = m & -m
-            m ^= bit
-            to_second |= of_first[bit]
-        m = second_mask
-        while m:
-            bit = m & -m
-            m ^= bit
-            to_first |= of_second[bit]
+        first_mask, second_mask = masks
+        to_second = pair.first_memo.get(first_mask)
+        if to_second is None:
+            to_second = self._supports(first_mask, pair.of_first, pair.first_memo)
+        to_first = pair.second_memo.get(second_mask)
+        if to_first is None:
+            to_first = self._supports(second_mask, pair.of_second, pair.second_memo)
         dirty = 0
-        for i, support in zip(pair.cells, (to_first, to_second), strict=True):
-            m = self.open_bits(cands[i])  # re-read: the first cell's assign may reach this one
-            narrowed = m & support
-            if narrowed != m:
-                if not narrowed:
+        first, second = pair.cells
+        for i, support in ((first, to_first), (second, to_second)):
+            m = cands[i]  # re-read: the first cell's assign may reach this one
+            if m & ~support:  # supports hold guard bits too: a placed digit stays or fails
+                m &= support
+                if not m:
                     return -1
-                if narrowed & (narrowed - 1):
-                    cands[i] = narrowed
+                if m & (m - 1):
+                    cands[i] = m
                     dirty |= self.house_bits[i]
                 else:
-                    changed = self.assign(cands, i, narrowed)
+                    changed = self.assign(cands, i, m)
                     if changed < 0:
                         return -1
                     dirty |= changed
         return dirty
+
+    def _supports(self, mask: int, of_digit: dict[int, int], memo: dict[int, int]) -> int:
+        """The union of the supports of a mask's digits, remembered in `memo`."""
+        m, support = self.open_bits(mask), 0
+        while m:
+            bit = m & -m
+            m ^= bit
+            support |= of_digit[bit]
+        support |= support << (self.width - 1)  # placed digits (guard bits) count as supported
+        if len(memo) >= _MEMO_CAP:  # masks seen by a long 25×25 search: bound the memory
+            memo.clear()
+        memo[mask] = support
+        return support
 
     def _table(self, cands: Masks, table: _TableIdx, masks: tuple[int, ...]) -> int:
         """Generalised arc consistency on one table: dirty houses, or -1 on contradiction."""
@@ -778,7 +863,7 @@ class BitmaskBackend:
             return []
         solutions: list[Masks] = []
         stack = [root]
-        assign, propagate, branch_cell = kernel.assign, kernel.propagate, kernel.branch_cell
+        assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
         check_every = max(1, _CHECK_WORK // (kernel.n * kernel.n))
         while stack:
@@ -802,7 +887,7 @@ class BitmaskBackend:
                 mask ^= bit
                 child = cands.copy()
                 dirty = assign(child, best, bit)
-                if dirty >= 0 and propagate(child, dirty):
+                if dirty >= 0 and settle(child, dirty):
                     children.append(child)
                 else:
                     search.backtracks += 1
