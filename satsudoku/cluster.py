@@ -230,8 +230,9 @@ def _take(future: Any, chunk_of: dict[Any, tuple[int, list[Item]]]) -> Iterator[
         results = future.result()
     except _distributed().KilledWorker:
         raise SatsudokuError(
-            f"chunk {number} ({len(chunk)} puzzles) was running on every worker that died "
-            "(Dask's allowed_failures); one of its puzzles may exhaust a worker's memory"
+            f"chunk {number} ({len(chunk)} puzzles) lost more workers than Dask allows "
+            "(distributed.scheduler.allowed-failures); one of its puzzles may exhaust a "
+            "worker's memory"
         ) from None
     del chunk_of[future]
     future.release()  # the scheduler may forget the result: it is ours now
