@@ -193,7 +193,8 @@ def test_the_cli_imports_no_dask() -> None:
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     puzzles: Path, scheduler: str
 ) -> None:
-    """Last in the file: its cluster's nanny restarts the worker, but later tests need none."""
+    """After the other tests on the shared cluster: its nanny restarts the worker, but later
+    tests need none."""
     from satsudoku.cluster import Cluster
 
     tasks = bench.load_tasks([str(puzzles)], sample=None, seed=0)
@@ -209,3 +210,25 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
         rows += [row for o in outcomes for row in o.rows]
         assert victim not in client.run(os.getpid).values()  # it was really gone
     assert len(rows) == 2 * 200 and _comparable(rows) == _comparable(alone)
+
+
+def _die(chunk: list[int]) -> list[int]:
+    """A chunk that kills whichever worker runs it, as a puzzle exhausting memory would."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    return chunk
+
+
+@slow
+def test_a_chunk_that_keeps_killing_workers_ends_the_run_in_one_line() -> None:
+    from satsudoku.cluster import stream
+    from satsudoku.errors import SatsudokuError
+
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        pytest.raises(SatsudokuError, match=r"chunk 0 \(2 puzzles\) lost more workers"),
+    ):
+        list(stream(client, _die, [1, 2], chunk_size=2))
