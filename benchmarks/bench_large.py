@@ -117,7 +117,7 @@ def plot() -> None:
                 if not picked:
                     continue
                 xs = [float(row[x_field]) for row in picked]
-                ys = [float(row["cpu_s"]) for row in picked]
+                ys = [max(float(row["cpu_s"]), 1e-3) for row in picked]  # clock resolution
                 settled = [row["status"] not in ("unknown",) for row in picked]
                 axis.plot(xs, ys, marker="o", label=config, alpha=0.8)
                 axis.scatter(
