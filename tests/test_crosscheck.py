@@ -121,6 +121,7 @@ def test_equal_counts_with_different_grids_are_caught() -> None:
     assert message and "found different solutions (a 2, b 2 each)" in message
 
 
+@pytest.mark.slow  # 288 grids counted on every backend, mip too (~20 s): CI runs pytest -m slow
 def test_count_backend_all_exits_3_on_a_liar(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -248,6 +249,7 @@ def _tasks(path: Path, spec: SharedFile) -> list[Task]:
     return tasks
 
 
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 def test_shared_datasets_agree_everywhere(shared_data: Path) -> None:
     """Puzzles from every shared file, read as what they are, checked against known answers.
 

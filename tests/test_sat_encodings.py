@@ -120,6 +120,7 @@ def test_16x16_every_encoding_on_two_solvers(encoding: Encoding, solver: str) ->
         assert not sat.solve()  # unique
 
 
+@pytest.mark.slow  # 25x25 on two solvers and two encodings: CI runs it with pytest -m slow
 @pytest.mark.parametrize("encoding", [Encoding.EXTENDED, Encoding.REDUCED])
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
 def test_16x16_and_25x25_through_the_backend(encoding: Encoding, solver: str) -> None:
@@ -129,6 +130,7 @@ def test_16x16_and_25x25_through_the_backend(encoding: Encoding, solver: str) ->
         assert result.status is Status.UNIQUE and result.solution == known, name
 
 
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 def test_every_shared_9x9_dataset(shared_data: Path) -> None:
     skip = ("killer", "jigsaw", "x-sudoku", "ratings")
     files = [p for p in sorted(shared_data.glob("*.txt")) if not any(s in p.name for s in skip)]

@@ -16,6 +16,9 @@ from satsudoku.result import Status
 from satsudoku.rules.classic import Diagonal
 from tests.conftest import grid_from_line, puzzle_from_line, sample_lines
 
+# Dataset sweeps: behind the slow marker, which CI runs after README's command (pytest -m slow).
+pytestmark = pytest.mark.slow
+
 backend = BitmaskBackend()
 SAMPLE = 25
 

@@ -32,6 +32,7 @@ def sample(path: Path, fmt: str, k: int) -> list[Puzzle]:
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_janko_killers_are_unique_with_their_solutions(
     shared_data: Path, backend_name: str
@@ -41,6 +42,7 @@ def test_janko_killers_are_unique_with_their_solutions(
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_killer_x_needs_its_diagonals(shared_data: Path, backend_name: str) -> None:
     backend = get_backend(backend_name)
@@ -53,6 +55,7 @@ def test_killer_x_needs_its_diagonals(shared_data: Path, backend_name: str) -> N
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_krazydad_killers_are_unique_with_their_solutions(
     shared_data: Path, backend_name: str
@@ -69,6 +72,7 @@ HARD_KILLER_X_ON_BITMASK = (1, 2, 4, 6)
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_hard_forum_killer_x_needs_its_diagonals(shared_data: Path, backend_name: str) -> None:
     """The seven "human-solvable zero" killer-X puzzles (some cells in no cage): unique with both
@@ -91,6 +95,7 @@ def test_hard_forum_killer_x_needs_its_diagonals(shared_data: Path, backend_name
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_janko_jigsaws_are_unique_with_their_solutions(
     shared_data: Path, backend_name: str
@@ -101,6 +106,7 @@ def test_janko_jigsaws_are_unique_with_their_solutions(
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", available())
 def test_x_sudoku_sample_is_unique_only_with_diagonals(
     shared_data: Path, backend_name: str
@@ -116,6 +122,7 @@ def test_x_sudoku_sample_is_unique_only_with_diagonals(
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # a dataset sweep: CI runs it with pytest -m slow
 @pytest.mark.parametrize("backend_name", [b for b in available() if b != "bitmask"])
 def test_a_hard_forum_killer_with_a_blank_total(shared_data: Path, backend_name: str) -> None:
     """Line 22 (tarek) has a cage whose total is 0, i.e. not given: all-different only."""
