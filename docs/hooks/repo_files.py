@@ -8,7 +8,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 # site path -> repository path; docs/*.md link to the site path (tests/test_docs.py reads this)
-REPO_FILES = {"results/paradigms.png": "benchmarks/results/paradigms.png"}
+REPO_FILES = {
+    "results/paradigms.png": "benchmarks/results/paradigms.png",
+    "results/large_sizes.png": "benchmarks/results/large_sizes.png",
+    "results/large_fills.png": "benchmarks/results/large_fills.png",
+}
 
 
 def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
