@@ -56,6 +56,31 @@ def whispers(g: Rows) -> bool:  # 6×6 German whispers: neighbours differ by at 
     return all(abs(at(g, x) - at(g, y)) >= 3 for x, y in zip(LINE, LINE[1:], strict=False))
 
 
+NABNER = [["r2c1", "r3c2", "r4c3"], ["r4c4", "r5c5", "r6c6"]]  # 424 grids
+
+
+def nabner(g: Rows) -> bool:  # no two digits of a line equal or consecutive
+    return all(abs(at(g, x) - at(g, y)) > 1 for line in NABNER for x in line for y in line if x < y)
+
+
+ARROWS = [(["r2c1"], ["r3c1", "r3c2"]), (["r5c5", "r5c6"], ["r6c5", "r6c6", "r4c6"])]
+
+
+def arrows(g: Rows) -> bool:  # each shaft sums to its bulb (a two-cell bulb reads as 10a + b)
+    def value(cells: list[str]) -> int:
+        return int("".join(str(at(g, c)) for c in cells))
+
+    return all(value(bulb) == sum(at(g, c) for c in shaft) for bulb, shaft in ARROWS)
+
+
+# Every line is split by boxes: each segment of a region sum line sums to the same total.
+SEGMENTS = [[["r4c2"], ["r5c2", "r5c3"], ["r5c4"]], [["r3c2", "r3c3"], ["r3c4", "r4c4"]]]
+
+
+def region_sums(g: Rows) -> bool:
+    return all(len({sum(at(g, c) for c in segment) for segment in line}) == 1 for line in SEGMENTS)
+
+
 CASES: list[tuple[str, list[dict[str, Any]], Callable[[Rows], bool]]] = [
     ("kropki", [{"type": "kropki", "white": WHITE, "black": BLACK}], kropki),
     (
@@ -74,6 +99,17 @@ CASES: list[tuple[str, list[dict[str, Any]], Callable[[Rows], bool]]] = [
         [{"type": "whispers", "lines": [LINE]}, {"type": "kropki", "white": WHITE, "black": BLACK}],
         lambda g: whispers(g) and kropki(g),
     ),
+    ("nabner cliques", [{"type": "nabner", "lines": NABNER}], nabner),
+    (
+        "arrow groups",
+        [{"type": "arrow", "arrows": [{"bulb": b, "shaft": s} for b, s in ARROWS]}],
+        arrows,
+    ),
+    (
+        "region sum groups",
+        [{"type": "regionsumline", "lines": [sum(line, []) for line in SEGMENTS]}],
+        region_sums,
+    ),
 ]
 
 
@@ -86,6 +122,7 @@ def test_two_cell_rules_count_like_the_oracle(
     puzzle = Puzzle(shape, FIRST_ROW, tuple(make_rule(spec, shape) for spec in specs))
     result = backend.solve(puzzle, limit=expected + 1)
     assert result.exhausted and result.count == expected, name
+    assert expected > 0 or name == "whispers+kropki"  # a refutation, also checked
 
 
 def test_nonconsecutive_4x4_counts_every_grid() -> None:
@@ -108,3 +145,20 @@ def test_placed_cells_that_break_a_pair_are_caught() -> None:
     cands[0], cands[1] = kernel.bit[0] << up, kernel.bit[1] << up  # r1c1=1, r1c2=2, placed
     assert not kernel.propagate(cands, (1 << len(kernel.houses)) - 1)
     assert len(kernel.active) <= len(kernel.extras)  # the proof mode replays every extra
+
+
+def test_the_cases_reach_the_new_propagators() -> None:
+    """The nabner lines become clique cages, the arrow's and region sums' box segments groups."""
+    shape = Shape(2, 3)
+
+    def kernel_of(specs: list[dict[str, Any]]) -> Any:
+        rules = tuple(make_rule(spec, shape) for spec in specs)
+        return search_kernel(Puzzle(shape, FIRST_ROW, rules))
+
+    (_, nabner_specs, _), (_, arrow_specs, _), (_, region_specs, _) = CASES[-3:]
+    cages = [x[2] for x in kernel_of(nabner_specs).extras if hasattr(x[2], "sets")]
+    assert sorted(len(cage.cells) for cage in cages) == [3, 3]
+    assert all(len(cage.sets) == 4 for cage in cages)  # {1,3,5} {1,3,6} {1,4,6} {2,4,6}
+    for specs in (arrow_specs, region_specs):
+        groups = [x[2].groups for x in kernel_of(specs).extras if hasattr(x[2], "groups")]
+        assert any(groups)

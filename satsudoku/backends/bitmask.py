@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, reduce
 from operator import and_, itemgetter, or_
 from typing import Any
@@ -52,6 +52,7 @@ _CHECK_WORK = 4096  # cells of work between clock checks: perf_counter() is not 
 # no answer after 8,580; 811 in 472; 821 in 75). Below it they cost 2-2.5× the CPU for 1-30 %
 # fewer nodes (forum-hardest-1106 and the 16×16 band, samples of 20-40).
 _LOCKED_FROM = 25
+_CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
@@ -93,6 +94,9 @@ class _SumIdx:
     get: _Getter
     weights: tuple[int, ...]
     total: int
+    # Positions of terms that must hold distinct digits (pairwise peers) under one weight: a
+    # group of k cells sums to at least its k smallest distinct values, not k times the least.
+    groups: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +232,9 @@ class _Kernel:
                     links[second].append((first, of_second))
                 else:
                     tables.append(_TableIdx(cells, _getter(cells), rows))
+        for clique, sets in self._cliques(pairs):
+            groups.append(clique)
+            cages.append(_CageIdx(clique, _getter(clique), sets))
         for group in groups:
             for i in group:
                 peer_sets[i].update(group)
@@ -244,7 +251,7 @@ class _Kernel:
         # Constraints beyond houses, as (getter of their masks, narrowing step, index).
         self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
             *((cage.get, self._cage, cage) for cage in cages),
-            *((constraint.get, self._sum, constraint) for constraint in sums),
+            *((constraint.get, self._sum, self._grouped(constraint)) for constraint in sums),
             *((sandwich.get, self._sandwich, sandwich) for sandwich in sandwiches),
             *((pair.get, self._pair, pair) for pair in pairs),
             *((table.get, self._table, table) for table in tables),
@@ -276,6 +283,75 @@ class _Kernel:
         self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
         self.peer_getters = tuple(map(_getter, self.peers))
+
+    def _cliques(self, pairs: list[_PairIdx]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Cells pairwise bound by one symmetric relation that forbids equal digits (a nabner
+        line, a whisper-free clique of dots), with the digit sets they can hold together: kept
+        as a cage, whose needed digits and hidden singles go beyond arc consistency per pair.
+        Only cliques of 3+ cells whose sets number at most _CLIQUE_SETS."""
+        by_relation: dict[int, dict[int, set[int]]] = {}
+        of: dict[int, dict[int, int]] = {}
+        for pair in pairs:
+            if pair.of_first != pair.of_second or any(
+                pair.of_first[b] & b for b in self.bit
+            ):  # not symmetric, or some digit may repeat: no all-different clique
+                continue
+            graph = by_relation.setdefault(id(pair.of_first), {})
+            of[id(pair.of_first)] = pair.of_first
+            a, b = pair.cells
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        found: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        for key, graph in by_relation.items():
+            for a in sorted(graph):
+                for b in sorted(graph[a]):
+                    clique = [a, b]
+                    for c in sorted(graph[a] & graph[b]):
+                        if all(c in graph[x] for x in clique):
+                            clique.append(c)
+                    cells = frozenset(clique)
+                    if len(cells) < 3 or cells in found:
+                        continue
+                    sets = self._clique_sets(len(cells), of[key])
+                    if sets is not None:
+                        found[cells] = (tuple(sorted(cells)), sets)
+        return [found[c] for c in found if not any(c < other for other in found)]
+
+    def _clique_sets(self, k: int, of_digit: dict[int, int]) -> tuple[int, ...] | None:
+        """Every set of k digits pairwise allowed by the relation, as open bits; None past
+        _CLIQUE_SETS."""
+        sets: list[int] = []
+        stack: list[tuple[int, int, int]] = [(0, 0, self.full)]  # (next digit, set, allowed)
+        while stack:
+            start, chosen, allowed = stack.pop()
+            if chosen.bit_count() == k:
+                sets.append(chosen)
+                if len(sets) > _CLIQUE_SETS:
+                    return None
+                continue
+            for d in range(start, self.n):
+                bit = self.bit[d]
+                if allowed & bit:
+                    stack.append((d + 1, chosen | bit, allowed & of_digit[bit]))
+        return tuple(sets)
+
+    def _grouped(self, constraint: _SumIdx) -> _SumIdx:
+        """The sum with its distinct-digit groups: cells of one weight that are all peers,
+        gathered greedily (a region sum line's segment within a box, an arrow in a box)."""
+        groups: list[list[int]] = []
+        for k, (i, w) in enumerate(zip(constraint.cells, constraint.weights, strict=True)):
+            for group in groups:
+                first = group[0]
+                if constraint.weights[first] == w and all(
+                    constraint.cells[j] in self.peers[i] for j in group
+                ):
+                    group.append(k)
+                    break
+            else:
+                if w:
+                    groups.append([k])
+        kept = tuple(tuple(group) for group in groups if len(group) > 1)
+        return replace(constraint, groups=kept) if kept else constraint
 
     def _strong(self, pair: _PairIdx) -> bool:
         """Whether arc consistency on `pair` can narrow a cell whose partner has two or more
@@ -582,7 +658,9 @@ class _Kernel:
         With lo/hi the smallest/largest value of each term w·d over the cell's candidates, a
         term can rise at most total - Σlo above its lo and fall at most Σhi - total below its
         hi; digits outside that window go, until the sum's fixpoint. Once every cell is
-        placed, lo = hi and this is the exact check.
+        placed, lo = hi and this is the exact check. A group of distinct-digit terms tightens
+        the bounds of the terms outside it by its k smallest (largest) distinct values, and of
+        each term inside it by those of the group's other k-1 cells (`_group_slack`).
         """
         width, full, guard, up = self.width, self.full, self.guard, self.width - 1
         cells, weights, total = constraint.cells, constraint.weights, constraint.total
@@ -605,8 +683,19 @@ class _Kernel:
             fall = sum(highs) - total  # how far below Σhi
             if rise < 0 or fall < 0:
                 return -1
+            rises = falls = None
+            if constraint.groups:
+                slack = self._group_slack(constraint, masks, lows, highs)
+                if slack is None:
+                    return -1
+                rises = [rise - x for x in slack[0]]
+                falls = [fall - x for x in slack[1]]
+                if min(rises) < 0 or min(falls) < 0:
+                    return -1
             narrowed = False
-            for i, w, low, high in zip(cells, weights, lows, highs, strict=True):
+            for k, (i, w, low, high) in enumerate(zip(cells, weights, lows, highs, strict=True)):
+                if rises is not None and falls is not None:
+                    rise, fall = rises[k], falls[k]
                 if w == 0 or (high - low <= rise and high - low <= fall):
                     continue  # the window [high - fall, low + rise] holds every value
                 top, bottom = low + rise, high - fall  # the term's value window
@@ -627,6 +716,45 @@ class _Kernel:
             if not narrowed:
                 return dirty
             masks = constraint.get(cands)
+
+    def _group_slack(
+        self, constraint: _SumIdx, masks: tuple[int, ...], lows: list[int], highs: list[int]
+    ) -> tuple[list[int], list[int]] | None:
+        """Per term, how much more than Σlo (less than Σhi) the other terms must sum to, as
+        their distinct-digit groups demand; None if a group has fewer digits than cells."""
+        weights, count = constraint.weights, len(constraint.cells)
+        opened = list(map(self.open_bits, masks))
+        inside: dict[int, tuple[int, int, int, int]] = {}  # position -> its group's (lo, hi)
+        lo_all = hi_all = 0  # and its own slack without it
+        for group in constraint.groups:
+            w = weights[group[0]]
+            extremes = self._extremes(reduce(or_, (opened[k] for k in group)), len(group), w)
+            if extremes is None:
+                return None
+            lo = max(0, extremes[0] - sum(lows[k] for k in group))
+            hi = max(0, sum(highs[k] for k in group) - extremes[1])
+            lo_all, hi_all = lo_all + lo, hi_all + hi
+            for k in group:
+                rest = [j for j in group if j != k]
+                others = self._extremes(reduce(or_, (opened[j] for j in rest)), len(rest), w)
+                if others is None:
+                    return None
+                lo_k = max(0, others[0] - sum(lows[j] for j in rest))
+                hi_k = max(0, sum(highs[j] for j in rest) - others[1])
+                inside[k] = (lo, hi, lo_k, hi_k)
+        rise_cut, fall_cut = [lo_all] * count, [hi_all] * count
+        for k, (lo, hi, lo_k, hi_k) in inside.items():
+            rise_cut[k] = lo_all - lo + lo_k
+            fall_cut[k] = hi_all - hi + hi_k
+        return rise_cut, fall_cut
+
+    def _extremes(self, union: int, k: int, w: int) -> tuple[int, int] | None:
+        """The least and greatest Σ w·d over k distinct digits of `union` (open bits)."""
+        digits = [d + 1 for d in range(self.n) if union & self.bit[d]]
+        if len(digits) < k:
+            return None
+        small, large = sum(digits[:k]), sum(digits[len(digits) - k :])
+        return (w * small, w * large) if w > 0 else (w * large, w * small)
 
     def _sandwich(self, cands: Masks, sandwich: _SandwichIdx, masks: tuple[int, ...]) -> int:
         """Layout consistency on one sandwich: dirty houses, or -1 on contradiction.
