@@ -16,7 +16,7 @@ import pytest
 from satsudoku.commands import command_modules, command_summary
 
 PUZZLE = Path(__file__).parent / "data" / "17clue.txt"
-HEAVY = ("ortools", "pysat", "numba", "numpy", "pandas", "matplotlib", "cairosvg")
+HEAVY = ("ortools", "pysat", "numba", "numpy", "pandas", "matplotlib", "cairosvg", "dask")
 
 _PROBE = """
 import contextlib, io, json, sys
