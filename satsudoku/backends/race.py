@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -42,6 +43,9 @@ def _run(
     out: Any,
 ) -> None:
     """An entrant's process: solve and report (label, result) or (label, error message)."""
+    # Ctrl-C reaches the whole process group: the parent alone handles it (and terminates the
+    # entrants), so no entrant prints a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         result = get_backend(name, **options).solve(puzzle, limit=limit, timeout=timeout)
         out.put((label, result, None))
