@@ -76,7 +76,6 @@ def test_36x36_with_most_givens_is_solved_to_the_generating_grid(encoding: str) 
         assert sat.solution == grid == cpsat.solution
 
 
-@pytest.mark.slow
 def test_64x64_reduced_is_encoded_per_puzzle_in_bounded_size() -> None:
     """Above 25×25 the reduced encoding skips the whole-board propagator: only the cells the
     givens leave open get variables, so a 64×64 with 90% givens is a small formula."""
