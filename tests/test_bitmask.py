@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -156,9 +157,12 @@ def test_timeout_stops_an_endless_count() -> None:
 def test_timeout_is_checked_often_on_large_boards() -> None:
     """A 64x64 node costs milliseconds, so the clock is read every node there (64 nodes
     between readings once overshot a 0.05 s timeout by more than a second)."""
+    cpu = time.process_time()
     result = backend.solve(Puzzle.empty(Shape(8, 8)), limit=10**9, timeout=0.05)
     assert result.stats["stopped"] == "timeout" and not result.exhausted
-    assert result.time_s < 0.7
+    # CPU, not wall time: on a loaded machine the wall clock runs on while this process waits,
+    # but the work done past the deadline (building the kernel and the overshoot) does not
+    assert time.process_time() - cpu < 0.7
 
 
 def test_tables_from_decomposed_constraints_are_enforced() -> None:
