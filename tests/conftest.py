@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,16 @@ def prove_one(document: Path, tmp_path: Path) -> Path:
     certs = tmp_path / "certs"
     assert main(["prove", str(document), "--certificate", str(certs)]) == 0
     return next(p.parent for p in certs.rglob("manifest.json"))
+
+
+@pytest.fixture(autouse=True)
+def _rule_registry_restored() -> Iterator[None]:
+    """Plugin rules a test loads (`--plugin`, `register_rule`) stay in that test: tests that
+    check every registered type (exporter, drawer, docs) must not see another test's plugin."""
+    from satsudoku import rules
+
+    rules.rule_types()  # the built-in rules are loaded before the snapshot
+    saved = dict(rules._REGISTRY)
+    yield
+    rules._REGISTRY.clear()
+    rules._REGISTRY.update(saved)

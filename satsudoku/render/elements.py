@@ -454,7 +454,9 @@ def _outside(kind: str) -> Drawer:
         }
         for side, place in sides.items():
             for index, clue in enumerate(spec.get(side) or []):
-                if clue is None:
+                # 0 stands for "no clue" in X-sum, skyscraper and numbered-room documents (TOML
+                # has no null), while a sandwich clue of 0 is a real clue: the crusts touch
+                if clue is None or (clue == 0 and kind != "sandwich"):
                     continue
                 at = scene.canvas.centre(place(index))
                 frame = ""
