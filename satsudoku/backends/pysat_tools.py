@@ -38,6 +38,7 @@ _BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 NATIVE_CARDINALITY = frozenset({"minicard", "gluecard3", "gluecard4"})
 _FIRST_BUDGET = 100  # conflicts in the first slice when a deadline is set
 _SLICE_S = 0.05  # later slices are sized from the measured conflict rate to last about this
+_MAX_SLICE_S = 1.0  # and later slices grow up to this (see SolverRun.solve)
 _LOAD_CHUNK = 100_000  # clauses loaded between two readings of the clock
 
 Stats = dict[str, int | float | str]
@@ -102,6 +103,7 @@ class SolverRun:
         if self.name not in _BUDGETED:
             return self._solve_interrupted(assumptions, deadline)
         budget = _FIRST_BUDGET
+        begun = time.perf_counter()
         while True:
             started = time.perf_counter()
             left = deadline - started
@@ -111,8 +113,13 @@ class SolverRun:
             result: bool | None = self.solver.solve_limited(assumptions=assumptions)
             if result is not None:
                 return result
-            rate = budget / max(time.perf_counter() - started, 1e-6)  # conflicts per second
-            budget = max(1, int(rate * min(_SLICE_S, left / 2)))
+            now = time.perf_counter()
+            rate = budget / max(now - started, 1e-6)  # conflicts per second
+            # Slices grow with the time already spent (at most doubling it), so a long search
+            # is a few dozen calls: every call restarts CaDiCaL's search schedule, and 50 ms
+            # slices throughout left a 36×36 unsettled after 30 s that one call settles in 3 s.
+            slice_s = min(max(_SLICE_S, now - begun), _MAX_SLICE_S)
+            budget = max(1, int(rate * min(slice_s, left / 2)))
 
     def _solve_interrupted(self, assumptions: list[int], deadline: float) -> bool | None:
         """One solve that a timer interrupts at `deadline` (pysat releases the GIL for it)."""
