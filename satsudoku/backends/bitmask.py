@@ -52,6 +52,7 @@ _CHECK_WORK = 4096  # cells of work between clock checks: perf_counter() is not 
 # no answer after 8,580; 811 in 472; 821 in 75). Below it they cost 2-2.5× the CPU for 1-30 %
 # fewer nodes (forum-hardest-1106 and the 16×16 band, samples of 20-40).
 _LOCKED_FROM = 25
+_LOCKED_AFTER_BACKTRACKS = 64  # ... and once the search has failed this often (see _search)
 _CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
@@ -991,10 +992,20 @@ class BitmaskBackend:
             return []
         solutions: list[Masks] = []
         stack = [root]
-        assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
+        assign, settle, branch_cell = kernel.assign, kernel.propagate, kernel.branch_cell
+        # Locked candidates at every node (`kernel.settle`) pay off on puzzles, from the first
+        # node (25×25 band line 801: 2,334 nodes with them from the start, no answer in 15 s
+        # when they wait for 64 failures), but not on a near-empty board, which fills with few
+        # failures: an empty 36×36 took 10.8 s against 1.0 s CPU in the same ~1,060 nodes. So
+        # from the start with a fifth of the cells given, else once the search keeps failing.
+        deep = kernel.n >= _LOCKED_FROM
+        if deep and 5 * sum(1 for v in givens if v) >= kernel.n * kernel.n:
+            settle, deep = kernel.settle, False
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
         check_every = max(1, _CHECK_WORK // (kernel.n * kernel.n))
         while stack:
+            if deep and search.backtracks >= _LOCKED_AFTER_BACKTRACKS:
+                settle, deep = kernel.settle, False
             if search.nodes >= node_cap:  # max_nodes nodes expanded; another one is due
                 search.stopped = "node limit"
                 break
