@@ -234,6 +234,11 @@ def test_json_times_are_rounded_alike(tmp_path: Path, capsys: pytest.CaptureFixt
         (["prove", "--solver", "bogus"], "invalid choice: 'bogus'"),
         (["prove", "--encoding", "reduced"], "invalid choice: 'reduced'"),
         (["convert", "--to", "bogus"], "invalid choice: 'bogus'"),
+        # int() takes these too; no option means them
+        (["solve", "--box", "+3x3"], "box must look like 3x3 or 2x3, not '+3x3'"),
+        (["solve", "--box", "\u0663x\u0663"], "box must look like 3x3"),
+        (["solve", "--limit", "+2"], "expected a positive integer, not '+2'"),
+        (["solve", "--random", "--seed", "1_0"], "expected a seed 0..2147483647, not '1_0'"),
     ],
 )
 def test_every_option_with_a_fixed_set_of_values_is_a_usage_error(

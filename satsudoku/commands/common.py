@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import sys
 import threading
 import time
@@ -446,9 +447,19 @@ def symbols_argument(text: str) -> str:
         raise argparse.ArgumentTypeError(exc.message) from None
 
 
+_PLAIN_INT = re.compile(r"[0-9]{1,18}")
+
+
+def plain_int(text: str) -> int:
+    """ASCII digits only: int() also takes '+3', ' 3', '3_0' and '٣', which no option means."""
+    if not _PLAIN_INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def parse_box(text: str) -> tuple[int, int]:
     try:
-        rows, cols = (int(part) for part in text.lower().split("x"))
+        rows, cols = (plain_int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"box must look like 3x3 or 2x3, not {text!r}") from None
     if rows < 1 or cols < 1:
@@ -458,7 +469,7 @@ def parse_box(text: str) -> tuple[int, int]:
 
 def positive_int(text: str) -> int:
     try:
-        value = int(text)
+        value = plain_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
     if value < 1:
@@ -469,7 +480,7 @@ def positive_int(text: str) -> int:
 def seed_argument(text: str) -> int:
     """A random seed 0..2^31-1: every backend (CP-SAT's is 32-bit) takes it as it is."""
     try:
-        value = int(text)
+        value = plain_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}") from None
     if not 0 <= value < 2**31:
