@@ -183,6 +183,15 @@ def test_a_waiter_starts_over_when_the_holder_removes_its_file(held: DratSlot) -
 
 
 _UNSHARE = shutil.which("unshare")
+_OLD_TMP = ".old-tmp"
+
+
+def _seen_from_private_tmp(path: Path) -> Path:
+    """Where `path` is once the scratch directory is mounted on /tmp (the old /tmp inside it)."""
+    absolute = Path(os.path.abspath(path))
+    if absolute.parts[:2] == ("/", "tmp"):
+        return Path("/tmp", _OLD_TMP, *absolute.parts[2:])
+    return absolute
 
 
 @pytest.mark.skipif(
@@ -196,17 +205,21 @@ def test_real_cpsat_in_a_private_tmp(tmp_path: Path, victim: Path) -> None:
     there: the commands run in it and name its files relatively (the link via /proc/self/cwd).
     """
     scratch = tmp_path / "private-tmp"
-    scratch.mkdir()
+    (scratch / _OLD_TMP).mkdir(parents=True)
     scratch.chmod(0o1777)
     (tmp_path / "p.txt").write_text(HARD)
-    solve = f"{sys.executable} -m satsudoku solve p.txt --backend cpsat --certified"
+    # The checkout or its venv may lie under /tmp too (a CI clone there): the real /tmp stays
+    # reachable as /tmp/.old-tmp inside the namespace, and paths under it are named that way.
+    python, repo = _seen_from_private_tmp(Path(sys.executable)), _seen_from_private_tmp(REPO)
+    solve = f"{python} -m satsudoku solve p.txt --backend cpsat --certified"
     script = (
-        f"mount --make-rprivate / && mount --bind {scratch} /tmp && "
+        f"mount --make-rprivate / && mount --rbind /tmp {scratch / _OLD_TMP} && "
+        f"mount --rbind {scratch} /tmp && "
         f"ln -s /proc/self/cwd/{victim.name} /tmp/drat.txt && "
         f"{{ {solve}; echo exit=$?; rm /tmp/drat.txt; "
-        f"{solve} --json | grep -c cp-drat; ls -A /tmp; }}"
+        f"{solve} --json | grep -c cp-drat; ls -A /tmp | grep -v '^{_OLD_TMP}$'; }}"
     )
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(repo)}
     run = subprocess.run(
         [_UNSHARE, "-m", "sh", "-c", script],
         cwd=tmp_path,
