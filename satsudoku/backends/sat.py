@@ -9,8 +9,11 @@ The reduced encoding instead propagates the givens and solves what is left in a 
 
 from __future__ import annotations
 
+import atexit
 import random
+import sys
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
@@ -214,6 +217,19 @@ class _Session:
         return now["decisions"] == before["decisions"] and now["conflicts"] == before["conflicts"]
 
 
+_LIVE: weakref.WeakSet[SatBackend] = weakref.WeakSet()
+
+
+def _close_live_backends() -> None:
+    """At exit, free every backend's solver while pysat can still do it: left to the garbage
+    collector during interpreter teardown, pysat's own __del__ prints an "ignored" traceback."""
+    for backend in list(_LIVE):
+        backend.close()
+
+
+atexit.register(_close_live_backends)
+
+
 class SatBackend:
     """CNF + a pysat solver; `encoding`, `solver` and `amo` are chosen by name."""
 
@@ -243,6 +259,7 @@ class SatBackend:
             )
         self._session: _Session | ResidualSession | None = None
         self._session_key: _RuleKey | None = None
+        _LIVE.add(self)
 
     def close(self) -> None:
         """Free the incremental solver (also done when the backend is garbage-collected)."""
@@ -253,7 +270,8 @@ class SatBackend:
             self._session_key = None
 
     def __del__(self) -> None:
-        self.close()
+        if not sys.is_finalizing():  # at exit pysat's C module may be gone before the solver;
+            self.close()  # the process frees the memory anyway, without an "ignored" traceback
 
     def solve(
         self,
