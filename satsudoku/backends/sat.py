@@ -269,9 +269,11 @@ class SatBackend:
             self._session = None
             self._session_key = None
 
-    def __del__(self) -> None:
-        if not sys.is_finalizing():  # at exit pysat's C module may be gone before the solver;
-            self.close()  # the process frees the memory anyway, without an "ignored" traceback
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
+        # During interpreter teardown module globals (pysat's C module, even `sys`) may already
+        # be gone: skip, the process frees the memory anyway (bound early, as a default).
+        if not _finalizing():
+            self.close()
 
     def solve(
         self,
