@@ -28,6 +28,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import BuildCache, check
+from satsudoku.encoders.domains import allowed_domains, given_conflict
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -75,14 +76,7 @@ class CpSatEncoding:
 
     def conflict(self, givens: Grid) -> str | None:
         """Why these givens cannot be posted as domains, or None when they can."""
-        n = self.size
-        for index, domain in enumerate(self.domains):
-            value = givens.values[index]
-            if not domain or (value and value not in domain):
-                allowed = ", ".join(map(str, sorted(domain))) or "no digit"
-                what = f"the given {value} is" if value else "no digit is"
-                return f"{cell_name(divmod(index, n))}: {what} outside its rules ({allowed})"
-        return None
+        return given_conflict(self.domains, givens)
 
     def set_givens(self, givens: Grid) -> None:
         """Fix every given through its variable's domain, undoing the previous puzzle's givens.
@@ -141,12 +135,7 @@ def build(
     native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
     constraints = _split_cages(native, shape)
     n = shape.size
-    every = frozenset(range(1, n + 1))
-    domains = [every] * (n * n)
-    for constraint in constraints:
-        if isinstance(constraint, Allowed):
-            r, c = constraint.cell
-            domains[r * n + c] = domains[r * n + c] & constraint.digits
+    domains = allowed_domains(constraints, n)
     builder = _IntegerBuilder if kind is ModelKind.INTEGER else _BooleanBuilder
     model = builder(shape, domains, deadline).post(constraints)
     variables = model.Proto().variables

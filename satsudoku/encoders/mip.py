@@ -14,7 +14,6 @@ from ortools.math_opt.python import mathopt
 from satsudoku.constraints import (
     CORE_KINDS,
     AllDifferent,
-    Allowed,
     Constraint,
     Contains,
     DigitSets,
@@ -25,6 +24,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import BuildCache, check
+from satsudoku.encoders.domains import allowed_domains, given_conflict
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -54,14 +54,7 @@ class MipEncoding:
 
     def conflict(self, givens: Grid) -> str | None:
         """Why these givens cannot be posted as bounds (lower 1 above upper 0), or None."""
-        n = self.size
-        for index, domain in enumerate(self.domains):
-            value = givens.values[index]
-            if not domain or (value and value not in domain):
-                allowed = ", ".join(map(str, sorted(domain))) or "no digit"
-                what = f"the given {value} is" if value else "no digit is"
-                return f"{cell_name(divmod(index, n))}: {what} outside its rules ({allowed})"
-        return None
+        return given_conflict(self.domains, givens)
 
     def set_givens(self, givens: Grid) -> None:
         """Fix each given by a lower bound of 1, releasing the previous puzzle's; the cell's
@@ -96,13 +89,9 @@ def build(shape: Shape, rules: Sequence[Rule] = (), deadline: float | None = Non
     """A fresh model of `shape` and `rules`, no givens yet; OutOfTime once `deadline` passes."""
     constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
     n = shape.size
-    every = frozenset(range(1, n + 1))
-    domains = [every] * (n * n)
+    domains = allowed_domains(constraints, n)
     for constraint in constraints:
-        if isinstance(constraint, Allowed):
-            r, c = constraint.cell
-            domains[r * n + c] &= constraint.digits
-        elif isinstance(constraint, DigitSets):  # no cage cell holds a digit of no fitting set
+        if isinstance(constraint, DigitSets):  # no cage cell holds a digit of no fitting set
             union = frozenset().union(*_on_board(constraint, n))
             for r, c in constraint.cells:
                 domains[r * n + c] &= union
