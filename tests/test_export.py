@@ -416,3 +416,14 @@ def test_convert_refusal_is_one_line_naming_the_rule(tmp_path: Path) -> None:
     assert run.returncode == 1 and run.stdout == ""
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "rellik.json" in lines[0] and "'rellik'" in lines[0]
+
+
+def test_outside_clues_of_zero_are_not_exported_as_clues() -> None:
+    """X-sum documents write 0 for 'no clue' (TOML has no null); f-puzzles would show a 0 clue
+    beside every such line. A sandwich clue of 0 is a real clue and is kept."""
+    xsum = {"type": "xsum", "left": [0, 8] + [0] * 7}
+    sandwich = {"type": "sandwich", "rows": [0] + [None] * 8}
+    shape = Shape(3, 3)
+    data = fpuzzles_data(Puzzle.empty(shape, [make_rule(xsum, shape), make_rule(sandwich, shape)]))
+    assert data["xsum"] == [{"cell": "R2C0", "value": "8"}]
+    assert data["sandwichsum"] == [{"cell": "R1C0", "value": "0"}]

@@ -15,6 +15,7 @@ from satsudoku.grid import Cell, default_box
 from satsudoku.io.lzcompress import lz_compress_base64
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule, parse_cell
+from satsudoku.rules.fields import outside_clues
 
 FPUZZLES_LINK = "https://www.f-puzzles.com/?load="
 # SudokuPad opens f-puzzles data after this prefix (its "fpuzzles" loader); f-puzzles' own
@@ -308,25 +309,14 @@ def _outside_clues(key: str) -> Exporter:
     `cols`, read from the left and the top) as `{cell, value}` with the cell outside."""
 
     def export(out: _Export, spec: Mapping[str, Any], rule: Rule) -> None:
-        n = out.size
-        sides: dict[str, Callable[[int], Cell]] = {
-            "left": lambda i: (i, -1),
-            "rows": lambda i: (i, -1),
-            "right": lambda i: (i, n),
-            "top": lambda i: (-1, i),
-            "cols": lambda i: (-1, i),
-            "bottom": lambda i: (n, i),
-        }
-        for side, place in sides.items():
-            for index, clue in enumerate(spec.get(side) or []):
-                if clue is not None:
-                    cell = fpuzzles_cell(place(index))
-                    out.add(key, {"cell": cell, "value": str(clue)})
-                    if key in _TOOL_TEXT:
-                        name, symbol = _TOOL_TEXT[key]
-                        for value, size in ((symbol, 1.2), (str(clue), 0.7)):
-                            text = {"cells": [cell], "value": value, "fontC": "#000000"}
-                            out.drawing("text", {**text, "size": size}, name)
+        for place, clue in outside_clues(spec, out.size, zero_is_clue=key == "sandwichsum"):
+            cell = fpuzzles_cell(place)
+            out.add(key, {"cell": cell, "value": str(clue)})
+            if key in _TOOL_TEXT:
+                name, symbol = _TOOL_TEXT[key]
+                for value, size in ((symbol, 1.2), (str(clue), 0.7)):
+                    text = {"cells": [cell], "value": value, "fontC": "#000000"}
+                    out.drawing("text", {**text, "size": size}, name)
 
     return export
 

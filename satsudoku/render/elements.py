@@ -23,6 +23,7 @@ from satsudoku.render.svg import (
     text,
 )
 from satsudoku.rules import Rule, parse_cell
+from satsudoku.rules.fields import outside_clues
 
 # A drawer gets the canvas, the rule's document form and the rule, and may name itself in the
 # caption under the grid (for rules that have nothing to draw: anti-knight, …).
@@ -443,41 +444,28 @@ def _outside(kind: str) -> Drawer:
     (skyscraper), in the margin cell next to the line they read."""
 
     def draw(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
-        n = scene.shape.size
-        sides: dict[str, Callable[[int], Cell]] = {
-            "left": lambda i: (i, -1),
-            "rows": lambda i: (i, -1),
-            "right": lambda i: (i, n),
-            "top": lambda i: (-1, i),
-            "cols": lambda i: (-1, i),
-            "bottom": lambda i: (n, i),
-        }
-        for side, place in sides.items():
-            for index, clue in enumerate(spec.get(side) or []):
-                # 0 stands for "no clue" in X-sum, skyscraper and numbered-room documents (TOML
-                # has no null), while a sandwich clue of 0 is a real clue: the crusts touch
-                if clue is None or (clue == 0 and kind != "sandwich"):
-                    continue
-                at = scene.canvas.centre(place(index))
-                frame = ""
-                if kind == "xsum":
-                    frame = circle(
-                        at, 0.3 * CELL, fill="none", stroke="#000000", stroke_width=0.03 * CELL
-                    )
-                elif kind == "skyscraper":
-                    half = 0.3 * CELL
-                    box = attrs(
-                        x=at[0] - half,
-                        y=at[1] - half,
-                        width=2 * half,
-                        height=2 * half,
-                        fill="none",
-                        stroke="#000000",
-                        stroke_width=0.03 * CELL,
-                    )
-                    frame = f"<rect {box}/>"
-                label = text(at, str(clue), 0.4 * CELL, class_=f"clue {kind}")
-                scene.add(Layer.CLUES, frame + label)
+        zero_is_clue = kind == "sandwich"
+        for place, clue in outside_clues(spec, scene.shape.size, zero_is_clue=zero_is_clue):
+            at = scene.canvas.centre(place)
+            frame = ""
+            if kind == "xsum":
+                frame = circle(
+                    at, 0.3 * CELL, fill="none", stroke="#000000", stroke_width=0.03 * CELL
+                )
+            elif kind == "skyscraper":
+                half = 0.3 * CELL
+                box = attrs(
+                    x=at[0] - half,
+                    y=at[1] - half,
+                    width=2 * half,
+                    height=2 * half,
+                    fill="none",
+                    stroke="#000000",
+                    stroke_width=0.03 * CELL,
+                )
+                frame = f"<rect {box}/>"
+            label = text(at, str(clue), 0.4 * CELL, class_=f"clue {kind}")
+            scene.add(Layer.CLUES, frame + label)
 
     return draw
 

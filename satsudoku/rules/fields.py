@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Set
+from collections.abc import Callable, Iterator, Mapping, Set
 from functools import lru_cache
 from typing import Any
 
@@ -131,3 +131,30 @@ def distinct_positions(cells: tuple[Cell, ...], shape: Shape) -> tuple[tuple[int
         for j in range(i + 1, len(cells))
         if cells[j] in peers[cells[i]]
     )
+
+
+# Where a clue beside the grid stands, by the spec field that lists it: `left`/`right`/`top`/
+# `bottom` (X-sum, skyscraper, numbered room) or a sandwich's `rows` and `cols`.
+_CLUE_SIDES: dict[str, Callable[[int, int], Cell]] = {
+    "left": lambda i, n: (i, -1),
+    "rows": lambda i, n: (i, -1),
+    "right": lambda i, n: (i, n),
+    "top": lambda i, n: (-1, i),
+    "cols": lambda i, n: (-1, i),
+    "bottom": lambda i, n: (n, i),
+}
+
+
+def outside_clues(
+    spec: Mapping[str, Any], n: int, *, zero_is_clue: bool
+) -> Iterator[tuple[Cell, Any]]:
+    """Each clue of a rule's document form with the cell outside the grid it stands in.
+
+    None is no clue; so is 0 unless `zero_is_clue` (a sandwich of 0: the crusts touch). X-sum,
+    skyscraper and numbered-room documents write 0 for "no clue", since TOML has no null.
+    """
+    for side, place in _CLUE_SIDES.items():
+        for index, clue in enumerate(spec.get(side) or []):
+            if clue is None or (clue == 0 and not zero_is_clue):
+                continue
+            yield place(index, n), clue
