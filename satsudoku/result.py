@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -93,3 +94,26 @@ def make_result(
         raise BackendBugError(f"backend {backend!r} returned the same solution twice")
     status = status_from(len(solutions), limit=limit, exhausted=exhausted)
     return Result(status, tuple(solutions), backend, dict(stats), proof, exhausted, limit)
+
+
+def early_result(
+    puzzle: Puzzle,
+    backend: str,
+    *,
+    limit: int,
+    stats: dict[str, int | float | str],
+    started: float,
+    conflict: str | None = None,
+) -> Result:
+    """A verdict reached before any search: the model could not be built in time (`unknown`,
+    stopped: timeout), or a given lies outside its cell's domain (`conflict`: unsatisfiable)."""
+    if conflict is None:
+        stats["stopped"] = "timeout"
+        proof = Proof("none", {"status": "model not built", "complete": False})
+    else:
+        proof = Proof("domain-conflict", {"reason": conflict, "complete": True})
+    stats["time_s"] = time.perf_counter() - started
+    exhausted = conflict is not None
+    return make_result(
+        puzzle, backend, [], exhausted=exhausted, limit=limit, stats=stats, proof=proof
+    )

@@ -22,7 +22,7 @@ from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Proof, Result, make_result
+from satsudoku.result import Proof, Result, early_result, make_result
 
 TRUST = (
     "solver-trusted: CP-SAT reported its search exhausted (status OPTIMAL or INFEASIBLE with "
@@ -108,16 +108,10 @@ class CpSatBackend:
         try:
             encoding = encoding_for(puzzle, self.kind, deadline)
         except OutOfTime:  # building the model used up the time: nothing is known
-            stats.update(stopped="timeout", time_s=time.perf_counter() - start)
-            proof = Proof("none", {"status": "model not built", "complete": False})
-            return make_result(
-                puzzle, self.name, [], exhausted=False, limit=limit, stats=stats, proof=proof
-            )
+            return early_result(puzzle, self.name, limit=limit, stats=stats, started=start)
         if reason := encoding.conflict(puzzle.givens):
-            stats["time_s"] = time.perf_counter() - start
-            proof = Proof("domain-conflict", {"reason": reason, "complete": True})
-            return make_result(
-                puzzle, self.name, [], exhausted=True, limit=limit, stats=stats, proof=proof
+            return early_result(
+                puzzle, self.name, limit=limit, stats=stats, started=start, conflict=reason
             )
         encoding.set_givens(puzzle.givens)
         # One worker when counting (see the class docstring) or when a seed must reproduce.

@@ -19,7 +19,7 @@ from satsudoku.encoders.mip import MipEncoding, encoding_for
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Proof, Result, make_result
+from satsudoku.result import Proof, Result, early_result, make_result
 
 TRUST = (
     "solver-trusted: the MIP solver reported the model with every found grid cut off "
@@ -91,16 +91,10 @@ class MipBackend:
         try:
             encoding = encoding_for(puzzle, deadline)
         except OutOfTime:  # building the model used up the time: nothing is known
-            stats.update(stopped="timeout", time_s=time.perf_counter() - start)
-            proof = Proof("none", {"status": "model not built", "complete": False})
-            return make_result(
-                puzzle, self.name, [], exhausted=False, limit=limit, stats=stats, proof=proof
-            )
+            return early_result(puzzle, self.name, limit=limit, stats=stats, started=start)
         if reason := encoding.conflict(puzzle.givens):
-            stats["time_s"] = time.perf_counter() - start
-            proof = Proof("domain-conflict", {"reason": reason, "complete": True})
-            return make_result(
-                puzzle, self.name, [], exhausted=True, limit=limit, stats=stats, proof=proof
+            return early_result(
+                puzzle, self.name, limit=limit, stats=stats, started=start, conflict=reason
             )
         encoding.set_givens(puzzle.givens)
         search = _Enumeration(encoding, self.solver, puzzle.givens, deadline)
