@@ -25,27 +25,15 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from bench_bitmask import find_data  # ../shared/data, else tests/data, saying so
+
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.tools.candidates import STRATEGIES, agree, true_candidates
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "data"
-BUNDLED = REPO / "tests" / "data"
 FILES = ("17clue.txt", "top1465.txt", "forum-hardest-1106.txt")
-
-
-def find_data(explicit: Path | None) -> Path:
-    """--data, else ../shared/data, else tests/data (saying so)."""
-    if explicit is not None:
-        if not explicit.is_dir():
-            raise SystemExit(f"--data {explicit}: no such folder")
-        return explicit
-    if SHARED.is_dir():
-        return SHARED
-    print(f"{SHARED} not found: using the bundled {BUNDLED}", file=sys.stderr)
-    return BUNDLED
 
 
 def less_two(puzzle: Puzzle) -> Puzzle:
