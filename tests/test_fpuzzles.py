@@ -17,6 +17,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.io.fpuzzles import SUPPORTED_KEYS, fpuzzles_document, lz_decompress_base64
+from satsudoku.io.lzcompress import lz_compress_base64
 from satsudoku.puzzle import Puzzle
 from satsudoku.verify import is_solution
 
@@ -249,72 +250,6 @@ def test_bad_data_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 # --- f-puzzles strings built here: lz-string's compressToBase64, the inverse of the decoder ---
-
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-class _BitWriter:
-    """Bits packed six to a base64 character, each value written least significant bit first."""
-
-    def __init__(self) -> None:
-        self.chars: list[str] = []
-        self.value = self.count = 0
-
-    def write(self, value: int, bits: int) -> None:
-        for _ in range(bits):
-            self.value = (self.value << 1) | (value & 1)
-            value >>= 1
-            self.count += 1
-            if self.count == 6:
-                self.chars.append(_B64[self.value])
-                self.value = self.count = 0
-
-    def finish(self) -> str:
-        while self.count:
-            self.write(0, 1)
-        text = "".join(self.chars)
-        return text + "=" * (-len(text) % 4)
-
-
-def lz_compress_base64(text: str) -> str:
-    """lz-string 1.4's compressToBase64 (LZW, codes growing from 2 bits), so that tests can
-    write f-puzzles links from readable JSON."""
-    codes: dict[str, int] = {}
-    fresh: set[str] = set()  # single characters whose literal is still to be sent
-    out, bits, enlarge = _BitWriter(), 2, 2
-
-    def grow() -> None:
-        nonlocal bits, enlarge
-        enlarge -= 1
-        if enlarge == 0:
-            enlarge, bits = 1 << bits, bits + 1
-
-    def emit(word: str) -> None:
-        if word in fresh:
-            wide = ord(word) > 255
-            out.write(int(wide), bits)
-            out.write(ord(word), 16 if wide else 8)
-            fresh.discard(word)
-            grow()
-        else:
-            out.write(codes[word], bits)
-        grow()
-
-    word = ""
-    for ch in text:
-        if ch not in codes:
-            codes[ch] = len(codes) + 3  # codes 0-2 are the stream's control codes
-            fresh.add(ch)
-        if word + ch in codes:
-            word += ch
-            continue
-        emit(word)
-        codes[word + ch] = len(codes) + 3
-        word = ch
-    if word:
-        emit(word)
-    out.write(2, bits)  # end of stream
-    return out.finish()
 
 
 def fp_link(data: dict[str, Any]) -> str:

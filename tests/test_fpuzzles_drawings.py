@@ -19,10 +19,10 @@ from satsudoku.errors import PuzzleError
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.io.fpuzzles import fpuzzles_document
 from satsudoku.io.limits import MAX_PAYLOAD_CHARS
+from satsudoku.io.lzcompress import Base64Bits
 from satsudoku.io.lzstring import lz_decompress_base64
 from tests.test_fpuzzles import (
     GRIDS_4X4,
-    _BitWriter,
     count_everywhere,
     fp_grid,
     fp_link,
@@ -294,18 +294,18 @@ def test_hostile_json_is_refused(
 
 def lz_bomb(codes: int) -> str:
     """An lz-string stream of one literal 'a' then `codes` self-referencing codes."""
-    out = _BitWriter()
-    out.write(0, 2)  # an 8-bit literal starts the stream
-    out.write(ord("a"), 8)
+    out = Base64Bits()
+    out.put(0, 2)  # an 8-bit literal starts the stream
+    out.put(ord("a"), 8)
     defined, bits, enlarge = 4, 3, 4  # 3 control codes + 'a'; the decoder's code width state
     for _ in range(codes):
-        out.write(defined, bits)
+        out.put(defined, bits)
         defined += 1
         enlarge -= 1
         if enlarge == 0:
             enlarge, bits = 1 << bits, bits + 1
-    out.write(2, bits)
-    return out.finish()
+    out.put(2, bits)
+    return out.text()
 
 
 def test_small_self_referencing_stream_decodes() -> None:

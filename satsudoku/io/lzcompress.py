@@ -6,7 +6,7 @@ from __future__ import annotations
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
-class _Bits:
+class Base64Bits:
     """6-bit base64 characters filled most significant bit first; a value goes in least
     significant bit first (lz-string's bit order, mirrored by the decoder's _BitReader)."""
 
@@ -54,7 +54,7 @@ def lz_compress_base64(text: str) -> str:
     """
     codes: dict[str, int] = {}
     unsent: set[str] = set()  # characters in the dictionary whose literal is not yet written
-    bits = _Bits()
+    bits = Base64Bits()
     width, until_wider = 2, 2
 
     def count_code() -> None:
