@@ -499,6 +499,18 @@ def test_the_audit_kropki_puzzle_is_unique(negative: list[str]) -> None:
         assert result.solution == Grid(9, tuple(int(ch) for ch in KROPKI_SOLUTION))
 
 
+def test_a_little_killer_of_zero_is_no_clue() -> None:
+    """f-puzzles' solver skips a little killer arrow whose value is 0; we refused the file."""
+    clues = [
+        {"cell": "R0C1", "direction": "DR", "value": "0"},
+        {"cell": "R0C2", "direction": "DR", "value": "7"},
+    ]
+    doc = fpuzzles_document({"size": 4, "grid": fp_grid(4), "littlekillersum": clues})
+    assert doc["rules"] == [
+        {"type": "littlekiller", "clues": [{"cells": ["r1c3", "r2c4"], "sum": 7}]}
+    ]
+
+
 # --- little killers: `cells` is optional ---
 
 

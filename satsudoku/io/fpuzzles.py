@@ -437,10 +437,12 @@ def _killer(value: Any, size: int) -> list[dict[str, Any]]:
 
 
 def _little_killer(value: Any, size: int) -> list[dict[str, Any]]:
+    """An arrow with no value, or with 0, is no clue: f-puzzles' solver skips both (no sum of
+    digits is 0), where reading 0 as a sum would refuse a file the site opens."""
     clues = [
         {"cells": _diagonal(entry, size), "sum": int(entry["value"])}
         for entry in value
-        if str(entry.get("value", "")).strip()
+        if str(entry.get("value", "")).strip() not in ("", "0")
     ]
     return [{"type": "littlekiller", "clues": clues}] if clues else []
 
