@@ -15,7 +15,6 @@ LEVEL = {2: 3.2, 3: 3.8, 4: 5.2}
 # Sudoku Explainer has no finned fish (it finds them as chains); these figures place them
 # after the wings and below the chains, as HoDoKu orders them.
 FINNED_LEVEL = {2: 4.3, 3: 4.7, 4: 5.3}
-_BOXES = ("box", "region")
 
 
 def _lines(board: Board, digit: int, by_rows: bool) -> list[tuple[int, int]]:
@@ -39,7 +38,7 @@ def _fins(
     cover: frozenset[int],
     box: int,
     by_rows: bool,
-    box_of: list[int],
+    box_of: tuple[int, ...],
 ) -> list[int]:
     """The base places outside the cover (all in `box`, by construction)."""
     n = board.n
@@ -63,7 +62,7 @@ def _crosses(mask: int) -> list[int]:
 def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     """Every (finned) fish of `size` base lines, rows first then columns."""
     n = board.n
-    box_of = _box_index(board)
+    box_of = board.layout.box_of
     segments = {True: _segments(board, True), False: _segments(board, False)} if finned else {}
     for digit in range(1, n + 1):
         bit = 1 << (digit - 1)
@@ -157,7 +156,7 @@ def _finned_covers(
 def _segments(board: Board, by_rows: bool) -> list[dict[int, int]]:
     """Per line, the boxes it crosses with the mask of cross-line numbers inside each."""
     n = board.n
-    box_of = _box_index(board)
+    box_of = board.layout.box_of
     out: list[dict[int, int]] = []
     for line in range(n):
         masks: dict[int, int] = {}
@@ -166,16 +165,6 @@ def _segments(board: Board, by_rows: bool) -> list[dict[int, int]]:
             if box >= 0:
                 masks[box] = masks.get(box, 0) | 1 << k
         out.append(masks)
-    return out
-
-
-def _box_index(board: Board) -> list[int]:
-    """The box (or jigsaw region) number of each cell, -1 where there is none."""
-    out = [-1] * (board.n * board.n)
-    for index, house in enumerate(board.layout.houses):
-        if house.kind in _BOXES:
-            for cell in house.cells:
-                out[cell] = index
     return out
 
 

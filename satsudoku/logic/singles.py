@@ -9,7 +9,6 @@ from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step
 
 FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
-_BOXES = ("box", "region")
 
 
 def full_house(board: Board) -> Step | None:
@@ -32,7 +31,7 @@ def hidden_single(board: Board, *, boxes: bool | None = None) -> Step | None:
     (False), or any (None)."""
     layout = board.layout
     for house in layout.houses:
-        if boxes is not None and (house.kind in _BOXES) != boxes:
+        if boxes is not None and house.is_box != boxes:
             continue
         missing = ~board.placed_in(house) & ((1 << board.n) - 1)
         while missing:
@@ -42,7 +41,7 @@ def hidden_single(board: Board, *, boxes: bool | None = None) -> Step | None:
             places = board.positions(house, digit)
             if len(places) == 1:
                 cell = places[0]
-                in_box = house.kind in _BOXES
+                in_box = house.is_box
                 text = f"hidden single: {digit} in {house.name} → {layout.name(cell)}"
                 level = HIDDEN_BOX if in_box else HIDDEN_LINE
                 return Step("hidden single", level, text, placements=((cell, digit),))

@@ -6,12 +6,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
 from satsudoku.grid import Cell, Digit, cell_name
 from satsudoku.puzzle import Puzzle
 
 Candidate = tuple[int, Digit]  # (flat cell index, digit): one pencil mark
+BOX_KINDS = ("box", "region")  # the house kinds a person calls a box (a jigsaw: region)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,10 @@ class House:
     kind: str  # "row", "column", "box", "region" (jigsaw) or the rule type ("diagonal", …)
     name: str  # what a person says: "row 3", "box 5", "diagonal 1"
     cells: tuple[int, ...]  # flat row-major indices
+
+    @property
+    def is_box(self) -> bool:
+        return self.kind in BOX_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,16 @@ class Layout:
 
     def name(self, index: int) -> str:
         return cell_name(divmod(index, self.n))
+
+    @cached_property
+    def box_of(self) -> tuple[int, ...]:
+        """The box (or jigsaw region) house index of each cell, -1 where there is none."""
+        out = [-1] * (self.n * self.n)
+        for index, house in enumerate(self.houses):
+            if house.is_box:
+                for cell in house.cells:
+                    out[cell] = index
+        return tuple(out)
 
     def sees(self, a: int, b: int) -> bool:
         return b in self.peers[a]

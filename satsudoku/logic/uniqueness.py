@@ -11,7 +11,6 @@ from satsudoku.logic.state import Board, digits_of
 from satsudoku.logic.step import Step, removal_text
 
 UNIQUE_RECTANGLE, BUG = 4.5, 5.6
-_BOXES = ("box", "region")
 
 
 def unique_rectangle(board: Board) -> Step | None:
@@ -20,7 +19,7 @@ def unique_rectangle(board: Board) -> Step | None:
     layout, cands, n = board.layout, board.cands, board.n
     if not layout.plain:
         return None
-    box_of = _box_of(board)
+    box_of = board.layout.box_of
     bivalue = [c for c in board.open_cells() if cands[c].bit_count() == 2]
     for a, b in combinations(bivalue, 2):
         if cands[a] != cands[b]:
@@ -64,12 +63,3 @@ def bug_plus_one(board: Board) -> Step | None:
             )
             return Step("BUG+1", BUG, text, placements=((cell, digit),))
     return None
-
-
-def _box_of(board: Board) -> list[int]:
-    out = [-1] * (board.n * board.n)
-    for index, house in enumerate(board.layout.houses):
-        if house.kind in _BOXES:
-            for cell in house.cells:
-                out[cell] = index
-    return out
