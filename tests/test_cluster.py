@@ -203,10 +203,17 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     with distributed.Client(scheduler) as client:
         outcomes = bench.run(tasks, configs, cluster=Cluster(scheduler=scheduler, chunk_size=4))
         rows = [row for _, o in zip(range(10), outcomes, strict=False) for row in o.rows]
-        busy = [address for address, keys in client.processing().items() if keys]
-        assert busy, "no chunk was running: the kill would test nothing"
-        victim = client.run(os.getpid, workers=busy[:1])[busy[0]]  # a worker mid-chunk
-        os.kill(victim, signal.SIGKILL)
+        # A quiet machine may drain the window of queued chunks between two outcomes, so the
+        # kill waits for the first outcome after which a worker is seen mid-chunk.
+        victim = None
+        for outcome in outcomes:
+            rows += outcome.rows
+            busy = [address for address, keys in client.processing().items() if keys]
+            if busy:
+                victim = client.run(os.getpid, workers=busy[:1])[busy[0]]
+                os.kill(victim, signal.SIGKILL)
+                break
+        assert victim is not None, "no chunk was ever seen running: the kill tested nothing"
         rows += [row for o in outcomes for row in o.rows]
         assert victim not in client.run(os.getpid).values()  # it was really gone
     assert len(rows) == 2 * 200 and _comparable(rows) == _comparable(alone)
