@@ -44,20 +44,23 @@ def cells_of(value: Any, shape: Shape, where: str, *, minimum: int = 1) -> tuple
     return cells
 
 
+def line_of(value: Any, shape: Shape, where: str, *, minimum: int = 2) -> tuple[Cell, ...]:
+    """A list of distinct cells, each a king's move from the one before."""
+    line = cells_of(value, shape, where, minimum=minimum)
+    for a, b in zip(line, line[1:], strict=False):
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
+            raise PuzzleError(f"{where}: {cell_name(a)} and {cell_name(b)} are not neighbours")
+    return line
+
+
 def lines_of(
     value: Any, shape: Shape, where: str, *, minimum: int = 2
 ) -> tuple[tuple[Cell, ...], ...]:
-    """A list of lines, each a list of cells that steps to a king-move neighbour."""
-    lines = []
-    for i, item in enumerate(as_list(value, where)):
-        line = cells_of(item, shape, f"{where}[{i}]", minimum=minimum)
-        for a, b in zip(line, line[1:], strict=False):
-            if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
-                raise PuzzleError(
-                    f"{where}[{i}]: {cell_name(a)} and {cell_name(b)} are not neighbours"
-                )
-        lines.append(line)
-    return tuple(lines)
+    """A list of lines (see `line_of`)."""
+    return tuple(
+        line_of(item, shape, f"{where}[{i}]", minimum=minimum)
+        for i, item in enumerate(as_list(value, where))
+    )
 
 
 # ASCII digits only: str.isdigit() also admits '²' and '３', which int() then rejects or reads;

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -10,31 +10,38 @@ from satsudoku.constraints import Allowed, Between, Constraint, DigitSets, Less,
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import check_fields, integer, lines_of, names
+from satsudoku.rules.schema import N_MINUS_1, BySize, Declared, Integer, Line, ListOf, spec
 
 Lines = tuple[tuple[Cell, ...], ...]
 
 
-def _spec(kind: str, lines: Lines) -> dict[str, Any]:
-    return {"type": kind, "lines": [names(line) for line in lines]}
+def lines_field(minimum: int = 2) -> Any:
+    """The `lines` field every line rule has: a list of lines of at least `minimum` cells."""
+    return spec(ListOf(Line(minimum)))
+
+
+@dataclass(frozen=True)
+class LineRule(Declared):
+    """Base of the rules whose one field is `lines`."""
+
+    lines: Lines = lines_field()
+
+    def longest_at_most(self, most: int, why: str) -> None:
+        """Refuse a line of more than `most` cells, saying `why` it cannot be."""
+        for i, line in enumerate(self.lines):
+            if len(line) > most:
+                raise PuzzleError(f"lines[{i}]: {len(line)} cells {why}")
 
 
 @register_rule("thermometer")
 @dataclass(frozen=True)
-class Thermometer:
+class Thermometer(LineRule):
     """Digits strictly increase from each line's bulb (its first cell)."""
 
     type: ClassVar[str] = "thermometer"
-    lines: Lines
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Thermometer:
-        check_fields(spec, {"lines"})
-        lines = lines_of(spec["lines"], shape, "lines")
-        for i, line in enumerate(lines):
-            if len(line) > shape.size:
-                raise PuzzleError(f"lines[{i}]: {len(line)} cells cannot strictly increase")
-        return cls(lines)
+    def validate(self, shape: Shape) -> None:
+        self.longest_at_most(shape.size, "cannot strictly increase")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         n = shape.size
@@ -45,71 +52,43 @@ class Thermometer:
             for i, cell in enumerate(line):
                 yield Allowed(cell, frozenset(range(i + 1, n - len(line) + i + 2)))
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("slowthermometer")
 @dataclass(frozen=True)
-class SlowThermometer:
+class SlowThermometer(LineRule):
     """Digits never decrease from each line's bulb (its first cell)."""
 
     type: ClassVar[str] = "slowthermometer"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> SlowThermometer:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for a, b in zip(line, line[1:], strict=False):
                 yield Pair(a, b, Relation.LESS_EQUAL)
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("palindrome")
 @dataclass(frozen=True)
-class Palindrome:
+class Palindrome(LineRule):
     """Each line reads the same from both ends."""
 
     type: ClassVar[str] = "palindrome"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Palindrome:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for i in range(len(line) // 2):
                 yield Pair(line[i], line[-1 - i], Relation.EQUAL)
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("renban")
 @dataclass(frozen=True)
-class Renban:
+class Renban(LineRule):
     """Each line holds a set of different consecutive digits, in any order."""
 
     type: ClassVar[str] = "renban"
-    lines: Lines
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Renban:
-        check_fields(spec, {"lines"})
-        lines = lines_of(spec["lines"], shape, "lines")
-        for i, line in enumerate(lines):
-            if len(line) > shape.size:
-                raise PuzzleError(f"lines[{i}]: {len(line)} cells cannot hold different digits")
-        return cls(lines)
+    def validate(self, shape: Shape) -> None:
+        self.longest_at_most(shape.size, "cannot hold different digits")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         n = shape.size
@@ -118,13 +97,10 @@ class Renban:
             runs = frozenset(frozenset(range(low, low + k)) for low in range(1, n - k + 2))
             yield DigitSets(line, runs, "consecutive")
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("whispers")
 @dataclass(frozen=True)
-class Whispers:
+class Whispers(LineRule):
     """Neighbours along each line differ by at least `difference`.
 
     Without a `difference` it is ⌈n/2⌉ for digits 1..n: 5 on 9×9 (German whispers), 3 on
@@ -133,45 +109,23 @@ class Whispers:
     """
 
     type: ClassVar[str] = "whispers"
-    lines: Lines
-    difference: int
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Whispers:
-        check_fields(spec, {"lines"}, {"difference"})
-        lines = lines_of(spec["lines"], shape, "lines")
-        difference = (shape.size + 1) // 2
-        if "difference" in spec:
-            difference = integer(spec["difference"], "difference", low=1, high=shape.size - 1)
-        return cls(lines, difference)
+    # Always written back: its default depends on the board size, which a spec does not carry.
+    difference: int = spec(Integer(1, N_MINUS_1), absent=BySize("⌈n/2⌉", lambda n: (n + 1) // 2))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for a, b in zip(line, line[1:], strict=False):
                 yield Pair(a, b, Relation.AT_LEAST, self.difference)
 
-    def to_spec(self) -> dict[str, Any]:
-        # Always written: the default depends on the board size, which a spec does not carry.
-        return {**_spec(self.type, self.lines), "difference": self.difference}
-
 
 @register_rule("between")
 @dataclass(frozen=True)
-class BetweenLine:
+class BetweenLine(LineRule):
     """Digits inside each line lie strictly between the digits at its two ends."""
 
     type: ClassVar[str] = "between"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> BetweenLine:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for cell in line[1:-1]:
                 yield Between(line[0], line[-1], cell)
-
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
