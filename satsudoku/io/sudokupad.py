@@ -3,9 +3,11 @@ f-puzzles form (the one translation to rules) → a Puzzle.
 
 SudokuPad stores pictures, not rules: cages, lines, arrows and overlays with their colours and
 sizes. A picture is read as a constraint only when it has the exact style that SudokuPad's
-f-puzzles converter (fpuzzlesdecoder.js) gives that constraint; killer cages (cells, a total,
-`unique`) and givens are read as they are. Any other picture is a drawing whose meaning is in
-the rules text, refused or left out (--ignore-drawings) as for f-puzzles.
+f-puzzles converter (fpuzzlesdecoder.js), Sudoku Maker or SudokuPad's editor gives that
+constraint (sudokupad_pictures); killer cages (cells, a total, `unique`) and givens are read as
+they are. Any other picture is a drawing whose meaning is in the rules text, refused or left out
+(--ignore-drawings) as for f-puzzles. A global rule the rules text names is never inferred: the
+message points at the `--rule` that adds it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from satsudoku.io.limits import MAX_SIZE, load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.sclzip import unzip
 from satsudoku.io.sudokupad_pictures import PICTURE_KEYS, rc, read_pictures
-from satsudoku.io.text import ReadOptions
+from satsudoku.io.text import ReadOptions, warn
 from satsudoku.puzzle import Puzzle
 
 _HOSTS = ("sudokupad.app", "crackingthecryptic.com", "sudokupad.svencodes.com")
@@ -50,12 +52,53 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     options = replace(options, source=short_source(options.source, is_link=looks_like_sudokupad))
     try:
         data, drawings = fpuzzles_data(sudokupad_json(text))
+        ruleset = str(data.get("ruleset", ""))
+        unread = [n for n in global_rules_named(ruleset) if not any(map(data.get, _KEYS[n]))]
+        named = ", ".join(unread)
+        hint = (
+            f"; its rules text names {named}: add --rule {unread[0]} if it applies"
+            if unread
+            else ""
+        )
         if drawings and not options.ignore_drawings:
-            refuse_drawings("SudokuPad", drawings)
+            try:
+                refuse_drawings("SudokuPad", drawings)
+            except PuzzleError as exc:
+                raise PuzzleError(exc.message + hint) from None
     except PuzzleError as exc:
         raise exc.at(options.source) from None
     puzzle = fpuzzles_puzzle(data, options, site="SudokuPad")
+    if hint:
+        where = f"{options.source}: " if options.source else ""
+        warn(
+            options,
+            f"{where}SudokuPad: the rules text names {named}, which the data does not "
+            f"hold (not inferred): add --rule {unread[0]} if it applies",
+        )
     yield replace(puzzle, ignored=tuple(drawings.items()))
+
+
+# Global rules a rules text may state with no picture, as `--rule` names them, with the
+# f-puzzles key that holds each when the puzzle data states it.
+_KEYS = {
+    "antiknight": ("antiknight",),
+    "antiking": ("antiking",),
+    "nonconsecutive": ("nonconsecutive",),
+    "diagonal": ("diagonal+", "diagonal-"),
+}
+_NAMED_RULES = {
+    "antiknight": re.compile(r"anti[- ]?knight|knight'?s?[- ]move", re.IGNORECASE),
+    "antiking": re.compile(r"anti[- ]?king|king'?s?[- ]move", re.IGNORECASE),
+    "nonconsecutive": re.compile(r"non[- ]?consecutive", re.IGNORECASE),
+    "diagonal": re.compile(
+        r"diagonals?\b[^.\n]{0,60}\brepeat|\brepeat\b[^.\n]{0,60}\bdiagonals?\b", re.IGNORECASE
+    ),
+}
+
+
+def global_rules_named(rules_text: str) -> list[str]:
+    """The global rules (`--rule` names) a rules text mentions: a hint, never a rule read."""
+    return [name for name, pattern in _NAMED_RULES.items() if pattern.search(rules_text)]
 
 
 def sudokupad_json(text: str) -> dict[str, Any]:
@@ -112,7 +155,8 @@ def fpuzzles_data(pad: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, int
     pictures = {key: _elements(pad, key, size) for key in PICTURE_KEYS}
     data: dict[str, Any] = {"size": size, "grid": grid}
     data.update(_metadata(pad, pictures["cages"], size))
-    constraints, drawings = read_pictures(size, pictures, pad.get("global"))
+    rules_text = f"{data.get('title', '')}\n{data.get('ruleset', '')}"
+    constraints, drawings = read_pictures(size, pictures, pad.get("global"), rules_text)
     for key, value in constraints.items():
         if isinstance(value, list) and isinstance(data.get(key), list):
             data[key] = data[key] + value
@@ -204,6 +248,12 @@ def _metadata(pad: Mapping[str, Any], cages: list[Mapping[str, Any]], size: int)
         and _DIGITS.fullmatch(solution)
         and "0" not in solution
     ):
+        if (high := max(solution)) > str(size):
+            # A 4x4 of digits 1-9 ("the same 4-digit subset"): read as 1..4 it is another puzzle.
+            raise PuzzleError(
+                f"SudokuPad: the solution stored with the puzzle uses digit {high} on a "
+                f"{size}x{size} grid; its rules text must allow digits other than 1..{size}"
+            )
         out["solution"] = [int(ch) for ch in solution]
     for flag in ("antiknight", "antiking"):
         if meta.get(flag) is True:

@@ -1,5 +1,6 @@
-"""SudokuPad pictures read as f-puzzles constraints when they have exactly the style SudokuPad's
-f-puzzles converter (fpuzzlesdecoder.js) gives each constraint; the rest are drawings.
+"""SudokuPad pictures read as f-puzzles constraints when they have exactly a style that some
+editor gives that constraint and no other: SudokuPad's f-puzzles converter (fpuzzlesdecoder.js),
+Sudoku Maker, or SudokuPad's own editor. The rest are drawings.
 
 Coordinates are SudokuPad's: [row, col] from the grid's top-left corner, cell (r, c) spanning
 [r, r+1) × [c, c+1), so its centre is [r + 0.5, c + 0.5]; f-puzzles names it R{r+1}C{c+1}.
@@ -17,6 +18,7 @@ from typing import Any
 from satsudoku.errors import PuzzleError
 
 Picture = Mapping[str, Any]
+Style = Mapping[str, Any]  # property → value; a tuple value is a choice among values
 Entries = dict[str, list[dict[str, Any]]]
 
 PICTURE_KEYS = ("cages", "lines", "arrows", "overlays", "underlays")
@@ -72,16 +74,107 @@ _QUAD = {
     "height": 0.7,
 }
 _PARITY = {"borderColor": "#CFCFCF", "backgroundColor": "#CFCFCF", "width": 0.7, "height": 0.7}
+
+# The editors' own styles, as seen in published puzzles (Sudoku-Bench challenge_100: Sudoku
+# Maker ids start `sxsm_`). A tuple is a choice: Sudoku Maker scales some sizes by 0.64 (3 →
+# 3.2 wide, 30 → 19.2), by version. Each editor pairs a line with its own bulb: a grey line and
+# a round grey bulb centred on its first point is a thermometer; a grey arrow starting in a
+# white circle with a grey rim is an arrow. A coloured line alone (renban, whispers, region
+# sums, entropic, …: only the rules text tells) and the editors' text stay drawings.
+_MAKER_GREY, _MAKER_ARROW_GREY = "#CCCCCC", "#AAAAAA"
+_THERMOS: tuple[tuple[Style, str, Style], ...] = (
+    (_THERMO, "underlays", _THERMO_BULB),
+    (
+        {"color": _MAKER_GREY, "thickness": (19, 19.2)},  # Sudoku Maker
+        "underlays",
+        {"backgroundColor": _MAKER_GREY, "rounded": True, "width": 0.8, "height": 0.8},
+    ),
+    (
+        {"color": "#CFCFCF", "thickness": 11},  # SudokuPad's editor
+        "overlays",
+        {
+            "backgroundColor": "#CFCFCF",
+            "borderColor": "#CFCFCF",
+            "rounded": True,
+            "width": 0.65,
+            "height": 0.65,
+        },
+    ),
+)
+_MAKER_ARROW = {"color": _MAKER_ARROW_GREY, "headLength": 0.35, "thickness": (3, 3.2, 5)}
+_MAKER_ARROW_BULB = {
+    "backgroundColor": "#FFFFFF",
+    "borderColor": _MAKER_ARROW_GREY,
+    "rounded": True,
+    "width": (0.82, 0.88),
+    "height": (0.82, 0.88),
+}
+_KROPKI: dict[str, tuple[Style, ...]] = {
+    "ratio": (
+        {**_DOT, "backgroundColor": "#000000"},
+        {
+            "backgroundColor": "#000000",
+            "rounded": True,
+            "width": (0.33, 0.34),
+            "height": (0.33, 0.34),
+        },  # Sudoku Maker
+        {**_DOT, "backgroundColor": "#000000", "width": 0.25, "height": 0.25},  # SudokuPad
+    ),
+    "difference": (
+        {**_DOT, "backgroundColor": "#FFFFFF"},
+        {**_DOT, "backgroundColor": "#FFFFFF", "width": 0.34, "height": 0.34},  # Sudoku Maker
+        {**_DOT, "backgroundColor": "#FFFFFF", "width": 0.25, "height": 0.25},  # SudokuPad
+    ),
+}
+# X and V: the letter on a small white disc that hides the grid line under it.
+_XVS: tuple[Style, ...] = (
+    _XV,
+    {
+        "backgroundColor": "#FFFFFF",
+        "fontSize": 14,
+        "rounded": True,
+        "width": 0.35,
+        "height": 0.35,
+        "borderColor": (None, "#FFFFFF"),
+    },  # Sudoku Maker, SudokuPad
+    {
+        "backgroundColor": "#FFFFFF",
+        "borderColor": "#FFFFFF",
+        "fontSize": 15,
+        "rounded": True,
+        "width": 0.3,
+        "height": 0.2,
+    },  # SudokuPad
+)
+# Rules texts (and titles) that give a drawn constraint another meaning than its picture's
+# usual one (seen in published puzzles: "Slow Thermos", "Digits on an arrow have the DIFFERENCE
+# of the digit in the attached circle", "Negative Arrows"). A match only turns reads into
+# refusals, never the reverse.
+_NEAR = r"[^.\n]{0,120}"
+_TWISTS = {
+    "thermometer": re.compile(
+        rf"slow{_NEAR}thermo|thermo{_NEAR}(?:slow|(?:may|can)\s+repeat|not\s+strictly"
+        r"|stays?\s+the\s+same|or\s+(?:be\s+)?equal|decreas)",
+        re.IGNORECASE,
+    ),
+    "arrow": re.compile(
+        rf"arrow{_NEAR}(?:differen|product|multipl|negat|minus)"
+        rf"|(?:negat|multiplicat|differen)\w*\s+arrow",
+        re.IGNORECASE,
+    ),
+}
 _DIRECTIONS = {(-1, 1): "UR", (1, 1): "DR", (1, -1): "DL", (-1, -1): "UL"}
 _EPSILON = 1e-6
 
 
 def read_pictures(
-    size: int, pictures: Mapping[str, list[Picture]], flags: Any
+    size: int, pictures: Mapping[str, list[Picture]], flags: Any, rules_text: str = ""
 ) -> tuple[dict[str, Any], dict[str, int]]:
     """The f-puzzles keys the pictures and global flags amount to, and the pictures left
-    unread per SudokuPad key (the drawings)."""
-    reader = _Reader(size, pictures)
+    unread per SudokuPad key (the drawings). Where the rules text twists a constraint's usual
+    meaning (slow thermometers, arrows that subtract), its pictures stay drawings."""
+    twisted = {name for name, pattern in _TWISTS.items() if pattern.search(rules_text)}
+    reader = _Reader(size, pictures, twisted)
     data: dict[str, Any] = {}
     for read in (
         reader.cages,
@@ -135,6 +228,15 @@ def _name(r: int, c: int) -> str:
     return f"R{r + 1}C{c + 1}"
 
 
+def _cell(value: Any, size: int) -> tuple[int, int] | None:
+    """The (row, col) a point lies in, or None outside the grid."""
+    point = _point(value)
+    if point is None:
+        return None
+    r, c = math.floor(point[0]), math.floor(point[1])
+    return (r, c) if 0 <= r < size and 0 <= c < size else None
+
+
 def cell_at(value: Any, size: int, *, outside: bool = False) -> str | None:
     """The cell a point lies in, or None; `outside` admits the ring of clue cells."""
     point = _point(value)
@@ -186,7 +288,14 @@ def _corner(value: Any, size: int) -> list[str] | None:
 
 
 def _same(value: Any, expected: Any) -> bool:
-    """A style property equal to the converter's (colours without case, numbers nearly)."""
+    """A style property equal to an editor's (colours as RGBA, numbers nearly; a tuple is a
+    choice, None the property's absence)."""
+    if isinstance(expected, tuple):
+        return any(_same(value, choice) for choice in expected)
+    if expected is None:
+        return value is None
+    if isinstance(expected, str) and expected.startswith("#"):
+        return isinstance(value, str) and _rgba(value) == _rgba(expected)
     if isinstance(expected, str):
         return isinstance(value, str) and value.upper() == expected.upper()
     if isinstance(expected, bool):
@@ -196,16 +305,34 @@ def _same(value: Any, expected: Any) -> bool:
     return bool(value == expected)
 
 
-def _styled(picture: Picture, style: Mapping[str, Any]) -> bool:
+def _rgba(colour: str) -> str | None:
+    """A CSS hex colour as RRGGBBAA (`#cccf` is `#CCCCCCFF`, as is `#cccccc`); None if not."""
+    digits = colour[1:].upper()
+    if not colour.startswith("#") or not re.fullmatch(r"[0-9A-F]{3,8}", digits):
+        return None
+    if len(digits) in (3, 4):
+        digits = "".join(ch * 2 for ch in digits)
+    if len(digits) == 6:
+        digits += "FF"
+    return digits if len(digits) == 8 else None
+
+
+def _styled(picture: Picture, style: Style | tuple[Style, ...]) -> bool:
+    """The picture has every property of the style (or of one of several styles)."""
+    if isinstance(style, tuple):
+        return any(_styled(picture, one) for one in style)
     return all(_same(picture.get(key), value) for key, value in style.items())
 
 
 class _Reader:
     """Takes the pictures that render a constraint; what remains is drawn."""
 
-    def __init__(self, size: int, pictures: Mapping[str, list[Picture]]) -> None:
+    def __init__(
+        self, size: int, pictures: Mapping[str, list[Picture]], twisted: set[str] | None = None
+    ) -> None:
         self.size = size
         self.pictures = pictures
+        self.twisted = twisted or set()  # constraints the rules text gives another meaning
         # Remaining pictures per key, as an ordered set of indices (dict keys).
         self.left = {key: dict.fromkeys(range(len(pictures.get(key, [])))) for key in PICTURE_KEYS}
         self.flags: set[str] = set()
@@ -213,7 +340,7 @@ class _Reader:
     def leftover(self) -> dict[str, int]:
         return {key: len(left) for key, left in self.left.items() if left}
 
-    def take(self, key: str, style: Mapping[str, Any]) -> Iterator[tuple[int, Picture]]:
+    def take(self, key: str, style: Style | tuple[Style, ...]) -> Iterator[tuple[int, Picture]]:
         """Each remaining picture of `key` with this style, removed as it is yielded."""
         for index in list(self.left[key]):
             picture = self.pictures[key][index]
@@ -226,7 +353,7 @@ class _Reader:
         self.left[key][index] = None
 
     def index(
-        self, key: str, style: Mapping[str, Any], places: Callable[[Picture], list[Any]]
+        self, key: str, style: Style | tuple[Style, ...], places: Callable[[Picture], list[Any]]
     ) -> dict[Any, list[int]]:
         """The remaining pictures of `key` with this style by each place `places` gives."""
         found: dict[Any, list[int]] = {}
@@ -245,13 +372,32 @@ class _Reader:
                 return index
         return None
 
-    def path(self, picture: Picture) -> list[str] | None:
-        """The cells a line or arrow passes through, when every point is inside the grid."""
+    def path(self, picture: Picture, *, fill: bool = False) -> list[str] | None:
+        """The cells of a line or arrow's points, when every point is inside the grid. The
+        converter draws one point per f-puzzles cell, which are the line's cells even where two
+        are apart; with `fill` (the editors, which keep only turning points) the cells between
+        two points are added, and a piece that runs along no row, column or diagonal makes the
+        picture a drawing."""
         points = picture.get("wayPoints")
         if not isinstance(points, list) or len(points) < 2:
             return None
-        cells = [cell_at(point, self.size) for point in points]
-        return None if None in cells else [cell for cell in cells if cell is not None]
+        corners = [_cell(point, self.size) for point in points]
+        cells: list[tuple[int, int]] = []
+        for corner in corners:
+            if corner is None:
+                return None
+            if fill and cells and corner != cells[-1]:
+                (r, c), (dr, dc) = cells[-1], (corner[0] - cells[-1][0], corner[1] - cells[-1][1])
+                if dr and dc and abs(dr) != abs(dc):
+                    return None  # a knight-like jump crosses cells ambiguously
+                steps = max(abs(dr), abs(dc))
+                step_r, step_c = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+                cells += [(r + k * step_r, c + k * step_c) for k in range(1, steps)]
+            if not (fill and cells and corner == cells[-1]):  # the rim, then the centre
+                cells.append(corner)
+            if len(cells) > 4 * self.size * self.size:
+                return None  # no constraint's line is this long
+        return [_name(r, c) for r, c in cells]
 
     # --- the constraints ---
 
@@ -294,13 +440,9 @@ class _Reader:
                 self.flags.add("diagonal-")
             else:
                 self.keep("lines", index)
-        bulbs = self.index("underlays", _THERMO_BULB, lambda u: [cell_at(u.get("center"), n)])
-        for index, line in self.take("lines", _THERMO):
-            cells = self.path(line)
-            if cells is None or not self.claim_centred("underlays", bulbs, line, cells[0]):
-                self.keep("lines", index)
-                continue
-            out["thermometer"].append({"lines": [cells]})
+        for line_style, key, bulb_style in () if "thermometer" in self.twisted else _THERMOS:
+            fill = line_style is not _THERMO
+            out["thermometer"] += self.thermometers(line_style, key, bulb_style, fill=fill)
         for index, line in self.take("lines", _PALINDROME):
             cells = self.path(line)
             if cells is None:
@@ -316,13 +458,26 @@ class _Reader:
             out["betweenline"].append({"lines": [cells]})
         return out
 
-    def claim_centred(
-        self, key: str, found: dict[Any, list[int]], line: Picture, cell: str
-    ) -> bool:
-        """A thermometer's bulb: centred exactly on the line's first point."""
-        first = line["wayPoints"][0]
-        matching = [i for i in found.get(cell, []) if self.pictures[key][i].get("center") == first]
-        return self.claim(key, matching) is not None
+    def thermometers(
+        self, line_style: Style, key: str, bulb_style: Style, *, fill: bool
+    ) -> list[Any]:
+        """Lines of one editor's thermometer style whose first point is the centre of a bulb of
+        that editor's style; several lines may leave one bulb (SudokuPad's editor draws a
+        branching thermometer so), the converter draws one bulb per line."""
+        bulbs = self.index(key, bulb_style, lambda u: [_point(u.get("center"))])
+        shared: set[tuple[float, float]] = set()  # centres of the bulbs already claimed
+        found: list[Any] = []
+        for index, line in self.take("lines", line_style):
+            cells = self.path(line, fill=fill)
+            first = _point(line["wayPoints"][0]) if cells else None
+            if first is None or (
+                self.claim(key, bulbs.get(first, [])) is None and first not in shared
+            ):
+                self.keep("lines", index)
+                continue
+            shared.add(first)
+            found.append({"lines": [cells]})
+        return found
 
     def claim_ends(self, ends: dict[Any, list[int]], cells: list[str]) -> bool:
         """Both end circles of a between line, or neither (left as drawings)."""
@@ -338,13 +493,32 @@ class _Reader:
         """Arrows: the shaft from the converter's grey arrow; the bulb from the round overlay
         (one cell, or a straight pill 0.83 + one per extra cell long) or the pair of thick
         lines (a bent pill) holding the arrow's first cell. Arrows share their bulb's picture."""
-        circles = self.index("overlays", _ARROW_BULB, self.bulb_cells)
-        pills = self.index("lines", _PILL, lambda line: self.path(line) or [])
-        insides = self.index("lines", _PILL_INSIDE, lambda line: [_points_key(line)])
         bulbs: dict[tuple[str, ...], list[list[str]]] = {}
         owner: dict[str, tuple[str, ...]] = {}  # bulb cell → its bulb, once read
-        for index, arrow in self.take("arrows", _ARROW):
-            cells = self.path(arrow)
+        if "arrow" in self.twisted:
+            return {}
+        self.arrows_of(_ARROW, _ARROW_BULB, bulbs, owner, pills=True)
+        self.arrows_of(_MAKER_ARROW, _MAKER_ARROW_BULB, bulbs, owner, pills=False)
+        return {"arrow": [{"cells": list(b), "lines": lines} for b, lines in bulbs.items()]}
+
+    def arrows_of(
+        self,
+        arrow_style: Style,
+        bulb_style: Style,
+        bulbs: dict[tuple[str, ...], list[list[str]]],
+        owner: dict[str, tuple[str, ...]],
+        *,
+        pills: bool,
+    ) -> None:
+        """One editor's arrows into `bulbs` (bulb cells → shafts); `pills`: the converter's,
+        whose bent bulbs are a pair of lines and whose points are cells (no `fill`). Sudoku
+        Maker starts the shaft on the bulb's rim, inside the bulb's cell as the converter's
+        centre is."""
+        circles = self.index("overlays", bulb_style, self.bulb_cells)
+        bent = self.index("lines", _PILL, lambda line: self.path(line) or []) if pills else {}
+        insides = self.index("lines", _PILL_INSIDE, lambda line: [_points_key(line)])
+        for index, arrow in self.take("arrows", arrow_style):
+            cells = self.path(arrow, fill=not pills)
             if cells is None:
                 self.keep("arrows", index)
                 continue
@@ -352,7 +526,7 @@ class _Reader:
             circle = None if bulb else self.claim("overlays", circles.get(cells[0], []))
             if circle is not None:
                 bulb = tuple(self.bulb_cells(self.pictures["overlays"][circle]))
-            pill = None if bulb else self.claim("lines", pills.get(cells[0], []))
+            pill = None if bulb else self.claim("lines", bent.get(cells[0], []))
             if pill is not None:
                 line = self.pictures["lines"][pill]
                 if self.claim("lines", insides.get(_points_key(line), [])) is None:
@@ -364,7 +538,6 @@ class _Reader:
                 continue
             owner.update(dict.fromkeys(bulb, bulb))
             bulbs.setdefault(bulb, []).append(cells)
-        return {"arrow": [{"cells": list(b), "lines": lines} for b, lines in bulbs.items()]}
 
     def bulb_cells(self, overlay: Picture) -> list[str]:
         """The cells of a converter bulb: a straight run of cells around its centre."""
@@ -387,8 +560,8 @@ class _Reader:
     def dots(self) -> Entries:
         """Kropki dots (black: ratio, white: difference; a number on one is its value), X/V."""
         out: Entries = {"ratio": [], "difference": [], "xv": []}
-        for key, colour in (("ratio", "#000000"), ("difference", "#FFFFFF")):
-            for index, dot in self.take("overlays", {**_DOT, "backgroundColor": colour}):
+        for key, styles in _KROPKI.items():
+            for index, dot in self.take("overlays", styles):
                 pair = _edge(dot.get("center"), self.size)
                 if pair is None:
                     self.keep("overlays", index)
@@ -397,7 +570,7 @@ class _Reader:
                 if text := str(dot.get("text", "")).strip():
                     entry["value"] = text
                 out[key].append(entry)
-        for index, mark in self.take("overlays", _XV):
+        for index, mark in self.take("overlays", _XVS):
             pair = _edge(mark.get("center"), self.size)
             text = str(mark.get("text", "")).strip().upper()
             if pair is None or text not in ("X", "V"):

@@ -1,0 +1,126 @@
+"""How much of a real SudokuPad corpus satsudoku reads, and that it never reads one wrongly.
+
+Run: python benchmarks/sudokupad_corpus.py [--corpus PATH] [--backend sat] [--timeout S] [-v]
+
+The corpus is SakanaAI's Sudoku-Bench `challenge_100` (MIT): files `puzzle_NNNN.json` holding
+`encoded_puzzle` (a SudokuPad `scl…` payload or f-puzzles data), `rules` and the published
+`solution`. PATH is a folder of those files or a git directory holding them (the mirror of
+Hubiele/Sudoku-Bench, read with `git show`). Each puzzle is imported and, when read, solved:
+
+  solved     read; unique, and equal to the published solution
+  WRONG      read, but unsat, unique with another grid, or the published grid breaks a rule
+             read (a bug: the exit status is then 1)
+  incomplete read; several solutions, the published one among them: the rules text carries a
+             rule no picture holds (when it names a global rule, solved again with --rule)
+  refused    not read: drawings whose meaning only the rules text gives (keys counted), a
+             stored solution breaking a rule read, or a key SudokuPad's format has and we lack
+  unknown    read; no verdict within the time limit
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from satsudoku.backends import get_backend
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Grid
+from satsudoku.io import read_text
+from satsudoku.io.sudokupad import global_rules_named
+from satsudoku.result import Status
+from satsudoku.verify import violations
+
+REPO = Path(__file__).resolve().parent.parent
+MIRROR = REPO.parent / ".mirror" / "Hubiele+Sudoku-Bench" / "repo"
+FOLDER = "Sudoku-Bench_json_conversion/challenge/"
+_DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;]*)")
+
+
+def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(name, entry) for every puzzle file, from a folder or a git directory."""
+    if path.is_dir() and any(path.glob("puzzle_*.json")):
+        for file in sorted(path.glob("puzzle_*.json")):
+            yield file.stem, json.loads(file.read_text())
+        return
+    git = ["git", "--git-dir", str(path)]
+    names = subprocess.run(
+        [*git, "ls-tree", "-r", "--name-only", "HEAD", FOLDER],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if not names:
+        raise SystemExit(f"{path}: no puzzle_*.json files, nor a git directory holding {FOLDER}")
+    for name in sorted(names):
+        show = subprocess.run([*git, "show", f"HEAD:{name}"], check=True, capture_output=True)
+        yield Path(name).stem, json.loads(show.stdout)
+
+
+def classify(entry: dict[str, Any], backend: str, timeout: float) -> tuple[str, str]:
+    """(class, detail) for one corpus entry; see the module docstring."""
+    published = str(entry["solution"])
+    try:
+        (puzzle,) = read_text(str(entry["encoded_puzzle"]))
+    except PuzzleError as exc:
+        drawn = _DRAWN.search(str(exc))
+        return "refused", (f"drawings: {drawn.group(1)}" if drawn else str(exc))
+    size = puzzle.shape.size
+    grid = Grid(size, tuple(int(ch) for ch in published))
+    broken = violations(puzzle, grid)
+    result = get_backend(backend).solve(puzzle, limit=2, timeout=timeout)
+    kinds = ",".join(sorted({rule.to_spec()["type"] for rule in puzzle.rules})) or "classic"
+    if broken or result.status is Status.UNSATISFIABLE:
+        return "WRONG", f"{kinds}: {broken[0] if broken else 'no solution'}"
+    if result.status is Status.UNIQUE:
+        digits = "".join(map(str, result.solution.values)) if result.solution else ""
+        return ("solved", kinds) if digits == published else ("WRONG", f"{kinds}: another grid")
+    if result.status is Status.MULTIPLE:
+        named = global_rules_named(str(entry.get("rules", "")))
+        if not named:
+            return "incomplete", f"{kinds}; the rules text names no global rule"
+        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named)
+        again = get_backend(backend).solve(ruled, limit=2, timeout=timeout)
+        digits = "".join(map(str, again.solution.values)) if again.solution else ""
+        verdict = "solved" if again.status is Status.UNIQUE and digits == published else "not"
+        return "incomplete", f"{kinds}; with --rule {' --rule '.join(named)}: {verdict}"
+    return "unknown", f"{kinds}: {result.status.value}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=MIRROR)
+    parser.add_argument("--backend", default="sat")
+    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
+    args = parser.parse_args()
+    counts: Counter[str] = Counter()
+    keys: Counter[str] = Counter()
+    start = time.perf_counter()
+    for name, entry in corpus(args.corpus):
+        kind, detail = classify(entry, args.backend, args.timeout)
+        counts[kind] += 1
+        if kind == "refused" and detail.startswith("drawings: "):
+            for part in detail.removeprefix("drawings: ").split(", "):
+                keys[part.split(" ×")[0]] += 1
+        if args.verbose or kind == "WRONG":
+            print(f"{name}  {kind:<10}  {str(entry.get('title', ''))[:30]:<30}  {detail[:110]}")
+    total = sum(counts.values())
+    order = ("solved", "incomplete", "refused", "unknown", "WRONG")
+    print(
+        f"{total} puzzles in {time.perf_counter() - start:.1f} s: "
+        + ", ".join(f"{kind} {counts[kind]}" for kind in order)
+    )
+    print("refused for drawings under: " + ", ".join(f"{k} {n}" for k, n in keys.most_common()))
+    return 1 if counts["WRONG"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
