@@ -17,7 +17,7 @@ from satsudoku.io import read_puzzles, read_text
 from satsudoku.io.fpuzzles import fpuzzles_document
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.sclzip import unzip
-from satsudoku.io.sudokupad import fpuzzles_data
+from satsudoku.io.sudokupad import fpuzzles_data, sudokupad_json
 from satsudoku.puzzle import Puzzle
 from tests.test_fpuzzles import every_key, fp_grid, lz_compress_base64
 from tests.test_fpuzzles_drawings import lz_bomb
@@ -62,6 +62,7 @@ def test_classic_scl_puzzles_in_every_spelling(puzzle_id: str, tmp_path: Path) -
         assert solved(puzzle, "bitmask") == ("unique", expected)
 
 
+@pytest.mark.filterwarnings("ignore:.*rules text names antiknight:UserWarning")
 def test_converter_thermometers_and_rules_only_in_the_text() -> None:
     """'Knight Lite' (Just Kirb): thermometers in the converter's style are read; its
     anti-knight rule is only in the rules text, so alone the grid has several solutions,
@@ -583,3 +584,202 @@ def test_hostile_and_broken_payloads_are_one_line(
     err = capsys.readouterr().err
     assert message in err and err.startswith(f"satsudoku: {path}: "), err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- Sudoku Maker's and SudokuPad's own editors (tests/data/sudokupad/README.md) ---
+
+EDITOR = {
+    entry["file"]: entry
+    for entry in json.loads(
+        (Path(__file__).parent / "data" / "sudokupad" / "editor-styles.json").read_text()
+    )["puzzles"]
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "kinds"),
+    [
+        ("puzzle_0025.json", ["antiknight", "arrow"]),  # Ascension, Florian Wortmann
+        ("puzzle_0044.json", ["killer", "kropki"]),  # Erin Toler
+        ("puzzle_0051.json", ["killer", "thermometer"]),  # Reticule, SkepticalMario
+        ("puzzle_0055.json", ["arrow", "killer", "kropki"]),  # What's the difference?, Graggle
+        ("puzzle_0100.json", ["thermometer"]),  # MC Hammer, damo_89
+    ],
+)
+def test_sudoku_maker_puzzles_solve_to_the_published_solution(name: str, kinds: list[str]) -> None:
+    """Sudoku Maker's thermometers (grey line, grey bulb), arrows (grey arrow from a circle's
+    rim, its straight runs given by their ends only), kropki dots and killer cages."""
+    entry = EDITOR[name]
+    (puzzle,) = read_text(entry["encoded_puzzle"])
+    assert sorted({rule.to_spec()["type"] for rule in puzzle.rules}) == kinds
+    assert solved(puzzle, "sat") == ("unique", entry["solution"])
+
+
+def test_sudoku_maker_xv_is_read_and_coloured_lines_stay_drawings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'Zeeta-Moth' (99%Sneaky): X/V, the thermometer and the cages are read; its renban,
+    entropic and other coloured lines mean something only in the rules text."""
+    scl = EDITOR["puzzle_0021.json"]["encoded_puzzle"]
+    data, drawings = fpuzzles_data(sudokupad_json(scl))
+    assert drawings == {"lines": 6}
+    assert sorted(entry["value"] for entry in data["xv"]) == ["V", "X", "X", "X", "X"]
+    assert data["thermometer"] == [{"lines": [["R1C5", "R1C4", "R2C3", "R3C3"]]}]
+    assert main(["solve", scl]) == 1
+    assert capsys.readouterr().err.endswith(
+        "lines ×6; add --ignore-drawings to solve without them\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "left"),
+    [
+        ("puzzle_0034.json", {"lines": 3, "underlays": 3}),  # "increase or stay the same"
+        ("puzzle_0040.json", {"arrows": 9, "overlays": 8}),  # "Negative Arrows"
+    ],
+)
+def test_a_rules_text_that_twists_a_constraint_keeps_its_pictures_drawings(
+    name: str, left: dict[str, int]
+) -> None:
+    assert fpuzzles_data(sudokupad_json(EDITOR[name]["encoded_puzzle"]))[1] == left
+
+
+def test_a_stored_solution_beyond_the_grid_size_is_refused() -> None:
+    """'Unique Sum Sudoku': a 4x4 filled with digits 1-9; read as 1..4 it would be wrong."""
+    with pytest.raises(PuzzleError, match="uses digit 8 on a 4x4 grid"):
+        read_text(EDITOR["puzzle_0079.json"]["encoded_puzzle"])
+
+
+def editor_pad(size: int, **pictures: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"cells": [[{} for _ in range(size)] for _ in range(size)], **pictures}
+
+
+def test_sudokupad_editor_thermometers_share_a_bulb_and_dots_are_small() -> None:
+    """SudokuPad's editor ('NGN', Walking Writer): thin grey lines from one grey 0.65 overlay
+    bulb are two thermometers; 0.25 dots are kropki; without the bulb a line is a drawing."""
+    bulb = {"center": [1.5, 2.5], "width": 0.65, "height": 0.65, "borderColor": "#CFCFCF"}
+    pad = editor_pad(
+        4,
+        lines=[
+            {"wayPoints": [[1.5, 2.5], [1.5, 1.5]], "color": "#CFCFCF", "thickness": 11},
+            {"wayPoints": [[1.5, 2.5], [2.5, 2.5]], "color": "#cfcfcf", "thickness": 11},
+            {"wayPoints": [[3.5, 3.5], [2.5, 3.5]], "color": "#CFCFCF", "thickness": 11},
+        ],
+        overlays=[
+            {**bulb, "backgroundColor": "#CFCFCF", "rounded": True},
+            {
+                "center": [1, 1.5],
+                "width": 0.25,
+                "height": 0.25,
+                "borderColor": "#000000",
+                "backgroundColor": "#FFFFFF",
+                "rounded": True,
+                "text": "",
+            },
+            {
+                "center": [3.5, 3],
+                "width": 0.25,
+                "height": 0.25,
+                "borderColor": "#000000",
+                "backgroundColor": "#000000",
+                "rounded": True,
+                "text": "",
+            },
+        ],
+    )
+    data, drawings = fpuzzles_data(pad)
+    assert data["thermometer"] == [
+        {"lines": [["R2C3", "R2C2"]]},
+        {"lines": [["R2C3", "R3C3"]]},
+    ]
+    assert data["difference"] == [{"cells": ["R1C2", "R2C2"]}]
+    assert data["ratio"] == [{"cells": ["R4C3", "R4C4"]}]
+    assert drawings == {"lines": 1}
+
+
+def maker_arrow(points: list[list[float]], **style: Any) -> dict[str, Any]:
+    return {"wayPoints": points, "headLength": 0.35, "color": "#aaaf", "thickness": 3.2, **style}
+
+
+MAKER_BULB = {
+    "width": 0.82,
+    "height": 0.82,
+    "rounded": True,
+    "backgroundColor": "#FFFFFF",
+    "borderColor": "#aaaf",
+    "thickness": 1.28,
+}
+
+
+def test_sudoku_maker_arrows_fill_in_straight_runs() -> None:
+    """An arrow drawn from the rim of r1c1's circle to r4c4 passes r2c2 and r3c3; a jump along
+    no row, column or diagonal, or a colour one shade off, is a drawing."""
+    pad = editor_pad(
+        9,
+        arrows=[
+            maker_arrow([[0.782, 0.782], [3.5, 3.5]]),
+            maker_arrow([[0.5, 8.101], [0.5, 6.5], [2.5, 6.5]]),
+            maker_arrow([[8.5, 0.899], [6.5, 1.5]]),  # r9c1 to r7c2: a knight's jump
+            maker_arrow([[4.5, 4.899], [4.5, 6.5]], color="#abaf"),
+        ],
+        overlays=[
+            {**MAKER_BULB, "center": [0.5, 0.5]},
+            {**MAKER_BULB, "center": [0.5, 8.5]},
+            {**MAKER_BULB, "center": [8.5, 0.5]},
+            {**MAKER_BULB, "center": [4.5, 4.5]},
+        ],
+    )
+    data, drawings = fpuzzles_data(pad)
+    assert data["arrow"] == [
+        {"cells": ["R1C1"], "lines": [["R1C1", "R2C2", "R3C3", "R4C4"]]},
+        {"cells": ["R1C9"], "lines": [["R1C9", "R1C8", "R1C7", "R2C7", "R3C7"]]},
+    ]
+    assert drawings == {"arrows": 2, "overlays": 2}
+
+
+def test_sudoku_maker_styles_read_only_exactly() -> None:
+    """A Sudoku Maker thermometer 18 wide, or a 0.5 'dot', is some other drawing."""
+    bulb = {
+        "center": [0.5, 0.5],
+        "width": 0.8,
+        "height": 0.8,
+        "rounded": True,
+        "backgroundColor": "#cccf",
+    }
+    line = {"wayPoints": [[0.5, 0.5], [0.5, 3.5]], "color": "#CCCCCCFF"}
+    read = fpuzzles_data(editor_pad(9, lines=[{**line, "thickness": 19.2}], underlays=[bulb]))
+    assert read[0]["thermometer"] == [{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}]
+    off = fpuzzles_data(editor_pad(9, lines=[{**line, "thickness": 18}], underlays=[bulb]))
+    assert "thermometer" not in off[0] and off[1] == {"lines": 1, "underlays": 1}
+    dot = {
+        "center": [1, 0.5],
+        "width": 0.5,
+        "height": 0.5,
+        "rounded": True,
+        "backgroundColor": "#FFFFFF",
+        "borderColor": "#000000",
+    }
+    assert fpuzzles_data(editor_pad(9, overlays=[dot]))[1] == {"overlays": 1}
+
+
+def test_a_global_rule_in_the_rules_text_is_pointed_at_never_inferred(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """'Knight Lite': read without anti-knight (several solutions), with a warning naming
+    --rule antiknight; a refusal for drawings names it too, on the same line."""
+    link = "https://sudokupad.app/" + payload("NfHNgj2gQd")
+    assert main(["solve", link, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == "multiple"
+    assert "rules text names antiknight" in captured.err and "--rule antiknight" in captured.err
+    pad = sudokupad_json(payload("NfHNgj2gQd"))
+    pad["lines"].append(
+        {"wayPoints": [[0.5, 0.5], [0.5, 2.5]], "color": "#f067f0", "thickness": 10}
+    )
+    (tmp_path / "knight.json").write_text(json.dumps(pad))
+    assert main(["solve", str(tmp_path / "knight.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith(
+        "lines ×1; add --ignore-drawings to solve without them; its rules text names "
+        "antiknight: add --rule antiknight if it applies\n"
+    )
