@@ -54,25 +54,25 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("direct hidden triple", 2.5, subsets.direct_hidden(3)),
     Technique("locked candidates", 2.6, locked.locked_candidates),
     Technique("naked pair", 3.0, subsets.naked_subset(2)),
-    Technique("X-wing", 3.2, fish.fish(2)),
+    Technique("X-wing", 3.2, fish.fish(2), per_digit=True),
     Technique("hidden pair", 3.4, subsets.hidden_subset(2)),
     Technique("naked triple", 3.6, subsets.naked_subset(3)),
-    Technique("swordfish", 3.8, fish.fish(3)),
+    Technique("swordfish", 3.8, fish.fish(3), per_digit=True),
     Technique("hidden triple", 4.0, subsets.hidden_subset(3)),
-    Technique("turbot fish", chains.SKYSCRAPER, chains.turbot_fish),
+    Technique("turbot fish", chains.SKYSCRAPER, chains.turbot_fish, per_digit=True),
     Technique("XY-wing", wings.XY_WING, wings.xy_wing),
-    Technique("finned X-wing", fish.FINNED_LEVEL[2], fish.fish(2, finned=True)),
+    Technique("finned X-wing", fish.FINNED_LEVEL[2], fish.fish(2, finned=True), per_digit=True),
     Technique("XYZ-wing", wings.XYZ_WING, wings.xyz_wing),
     Technique("W-wing", wings.W_WING, wings.w_wing),
-    Technique("finned swordfish", fish.FINNED_LEVEL[3], fish.fish(3, finned=True)),
+    Technique("finned swordfish", fish.FINNED_LEVEL[3], fish.fish(3, finned=True), per_digit=True),
     Technique("naked quad", 5.0, subsets.naked_subset(4)),
-    Technique("jellyfish", 5.2, fish.fish(4)),
-    Technique("finned jellyfish", fish.FINNED_LEVEL[4], fish.fish(4, finned=True)),
+    Technique("jellyfish", 5.2, fish.fish(4), per_digit=True),
+    Technique("finned jellyfish", fish.FINNED_LEVEL[4], fish.fish(4, finned=True), per_digit=True),
     Technique("hidden quad", 5.4, subsets.hidden_subset(4)),
-    Technique("X-chain", chains.X_CHAIN, chains.x_chain),
+    Technique("X-chain", chains.X_CHAIN, chains.x_chain, per_digit=True),
     Technique("XY-chain", chains.XY_CHAIN, chains.xy_chain),
     Technique("alternating inference chain", chains.AIC, chains.aic),
-    Technique("Nishio", forcing.NISHIO, forcing.nishio),
+    Technique("Nishio", forcing.NISHIO, forcing.nishio, per_digit=True),
     Technique("forcing chain", forcing.DYNAMIC, _DYNAMIC),
     Technique("forcing chain+", forcing.DYNAMIC_PLUS, _DYNAMIC_PLUS),
     Technique("nested forcing chain", forcing.NESTED, _NESTED),
@@ -121,6 +121,9 @@ def solve_logically(
         board.deadline = time.perf_counter() + timeout
     steps: list[Step] = []
     hardest: Step | None = None
+    # Per technique, the digits whose pencil marks changed since it last found nothing: a
+    # per-digit technique searches only those (the others would fail as they did).
+    pending = [(1 << board.n) - 1] * len(techniques)
     while True:
         if (why := board.broken()) is not None:
             return LogicResult(steps, board, "contradiction", why, hardest)
@@ -128,17 +131,52 @@ def solve_logically(
             return LogicResult(steps, board, "solved", None, hardest)
         if max_steps is not None and len(steps) >= max_steps:
             return LogicResult(steps, board, "stopped", None, hardest)
-        for technique in techniques:
-            step = technique.find(board)
-            if step is not None:
-                break
-        else:
+        step = _next_step(board, techniques, pending)
+        if step is None:
             status = "timeout" if board.expired() else "stuck"
             return LogicResult(steps, board, status, None, hardest)
         before = (board.cands.copy(), board.values.copy())
         step.apply(board)
         if (board.cands, board.values) == before:
             raise BackendBugError(f"logic step changed nothing: {step.text}")
+        changed = _changed_digits(board, *before)
+        pending = [digits | changed for digits in pending]
         steps.append(step)
         if hardest is None or step.difficulty > hardest.difficulty:
             hardest = step
+
+
+def _next_step(board: Board, techniques: Sequence[Technique], pending: list[int]) -> Step | None:
+    """The first step of the easiest technique that finds one; clears `pending` for each
+    technique that finds nothing (unless the time ran out during its search)."""
+    full = (1 << board.n) - 1
+    for index, technique in enumerate(techniques):
+        if not technique.per_digit:
+            step = technique.find(board)
+        elif digits := pending[index]:
+            step = technique.find(board if digits == full else _digit_view(board, digits))
+        else:
+            continue
+        if step is not None:
+            return step
+        if not board.expired():
+            pending[index] = 0
+    return None
+
+
+def _digit_view(board: Board, digits: int) -> Board:
+    """The board with the other digits' candidates hidden in open cells (placed cells stay):
+    a per-digit search sees the kept digits exactly as they are and nothing of the rest."""
+    cands = [m if v else m & digits for m, v in zip(board.cands, board.values, strict=True)]
+    return Board(board.layout, cands, board.values, board.deadline)
+
+
+def _changed_digits(board: Board, cands: list[int], values: list[int]) -> int:
+    """Mask of the digits whose candidates or placements differ between then and now."""
+    changed = 0
+    for old, new in zip(cands, board.cands, strict=True):
+        changed |= old ^ new
+    for old, new in zip(values, board.values, strict=True):
+        if old != new:
+            changed |= 1 << (new - 1) if new else 1 << (old - 1)
+    return changed

@@ -47,6 +47,9 @@ class Technique:
     difficulty: float  # SE-like base figure; a step may add a length modifier
     find: Finder
     default: bool = True  # uniqueness-based techniques are off unless asked for
+    # True when each digit's pencil marks are searched on their own (fish, X-chains, Nishio):
+    # the solver then re-runs it only on the digits changed since it last found nothing.
+    per_digit: bool = False
 
 
 def cells_text(layout: Layout, cells: Iterable[int]) -> str:
