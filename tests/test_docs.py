@@ -58,7 +58,7 @@ def test_readme_starts_with_the_two_commands_and_the_test_command_is_cis() -> No
     assert " .venv/bin/satsudoku solve models/" in install
     ci = (REPO / ".ci" / "run").read_text().splitlines()
     assert tests in [line.strip() for line in ci]  # exactly what CI runs, not a look-alike
-    assert tests == ".venv/bin/python -m pytest -q"
+    assert tests == ".venv/bin/python -m pytest -q -n auto"
 
 
 def test_readme_stays_a_front_page() -> None:
