@@ -4,7 +4,7 @@ Puzzles that share a shape and rules share one incremental solver: the rules are
 each puzzle's givens are assumptions, and the second ("is there another?") call adds the blocking
 clause behind a fresh selector literal, retired afterwards; the solver is rebuilt now and then.
 The reduced encoding instead propagates the givens and solves what is left in a fresh solver
-(`backends.residual`), or, for rules that are not all-different groups, re-encodes each puzzle.
+(`sat.residual`), or, for rules that are not all-different groups, re-encodes each puzzle.
 """
 
 from __future__ import annotations
@@ -18,20 +18,6 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
-from satsudoku.backends.pysat_tools import (
-    DEFAULT_SOLVER,
-    NATIVE_CARDINALITY,
-    NON_INCREMENTAL,
-    SOLVERS,
-    SolverRun,
-    Stats,
-    counters,
-    enumerate_models,
-    load,
-    new_solver,
-    parse_solver,
-)
-from satsudoku.backends.residual import ResidualSession, groups_of, unit_literals
 from satsudoku.constraints import Allowed, lower
 from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.encoders.cnf import (
@@ -49,6 +35,20 @@ from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule
+from satsudoku.sat.residual import ResidualSession, groups_of, unit_literals
+from satsudoku.sat.solvers import (
+    DEFAULT_SOLVER,
+    NATIVE_CARDINALITY,
+    NON_INCREMENTAL,
+    SOLVERS,
+    SolverRun,
+    Stats,
+    counters,
+    enumerate_models,
+    load,
+    new_solver,
+    parse_solver,
+)
 
 __all__ = ["DEFAULT_SOLVER", "SOLVERS", "SatBackend", "new_solver", "parse_solver"]
 

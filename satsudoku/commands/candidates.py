@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.solver is not None:
         if args.backend not in ("sat", "all"):
             raise SatsudokuError(f"--solver does not apply to --backend {args.backend}")
-        from satsudoku.backends.pysat_tools import NON_INCREMENTAL, parse_solver  # pysat: now
+        from satsudoku.sat.solvers import NON_INCREMENTAL, parse_solver  # pysat: now
 
         try:
             args.solver = parse_solver(args.solver)  # a bad name is a usage error, up front

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from satsudoku.backends.pysat_tools import parse_solver
 from satsudoku.commands.common import add_input_options, load_puzzles, plural
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import cell_name
 from satsudoku.proof.core import CORE_SOLVER, minimal_conflict
+from satsudoku.sat.solvers import parse_solver
 
 
 def register(subparsers: Any) -> None:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from satsudoku.backends import backend_names
-from satsudoku.backends.pysat_tools import SolverRun, load, new_solver
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -40,6 +39,7 @@ from satsudoku.proof.files import (
     write_all,
 )
 from satsudoku.puzzle import Puzzle
+from satsudoku.sat.solvers import SolverRun, load, new_solver
 from satsudoku.symbols import Alphabet
 from satsudoku.verify import violations
 

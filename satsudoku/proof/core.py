@@ -6,11 +6,11 @@ over them is then shrunk by deletion until dropping any one given makes the rest
 
 from __future__ import annotations
 
-from satsudoku.backends.pysat_tools import NON_INCREMENTAL, new_solver
 from satsudoku.encoders.cnf import Encoding, encode_rules
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell
 from satsudoku.puzzle import Puzzle
+from satsudoku.sat.solvers import NON_INCREMENTAL, new_solver
 
 CORE_SOLVER = "cadical195"
 

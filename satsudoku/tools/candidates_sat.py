@@ -11,7 +11,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from satsudoku.backends.pysat_tools import (
+from satsudoku.deadline import BuildCache, OutOfTime
+from satsudoku.encoders.cnf import Encoding, encode_rules
+from satsudoku.errors import PuzzleError
+from satsudoku.puzzle import Puzzle
+from satsudoku.sat.solvers import (
     DEFAULT_SOLVER,
     NON_INCREMENTAL,
     SolverRun,
@@ -20,10 +24,6 @@ from satsudoku.backends.pysat_tools import (
     new_solver,
     parse_solver,
 )
-from satsudoku.deadline import BuildCache, OutOfTime
-from satsudoku.encoders.cnf import Encoding, encode_rules
-from satsudoku.errors import PuzzleError
-from satsudoku.puzzle import Puzzle
 from satsudoku.tools.candidates import CandidateCounts, Stats, Tally, result_from
 
 REBUILD_EVERY = 50  # puzzles per solver: retired selectors and their learnt clauses slow it

@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from satsudoku.backends.pysat_tools import DEFAULT_SOLVER, SolverRun, new_solver
 from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.result import Status
+from satsudoku.sat.solvers import DEFAULT_SOLVER, SolverRun, new_solver
 from satsudoku.tools.guarded import guarded_cnf
 from satsudoku.tools.minimal import Items
 from satsudoku.verify import violations

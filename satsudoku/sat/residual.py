@@ -19,11 +19,11 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from satsudoku.backends.pysat_tools import Stats, enumerate_models, load, new_solver
 from satsudoku.constraints import AllDifferent, Allowed, Constraint
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula, amo_for
 from satsudoku.grid import Grid, Shape
+from satsudoku.sat.solvers import Stats, enumerate_models, load, new_solver
 
 # The unit propagator: it never searches, so it never learns and never needs rebuilding.
 # MiniSat-family propagate() costs ~50 µs on a 9×9 (CaDiCaL 1.9.5's ~4x that).
