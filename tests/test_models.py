@@ -48,6 +48,9 @@ SLOW_MODELS = {
     ("variants/real/x-sum.json", "sat"),
     ("variants/real/quadruple-x.json", "bitmask"),
     ("classic/acwing-169-16x16.json", "cpsat"),
+    ("variants/real/zeeta-moth.json", "bitmask"),  # ~4.7 s
+    ("variants/real/transmission.json", "bitmask"),  # ~1.2-1.6 s
+    ("variants/real/2d-1-5-9.json", "cpsat"),  # ~1.8-2.7 s
 }
 
 
