@@ -600,15 +600,18 @@ EDITOR = {
     ("name", "kinds"),
     [
         ("puzzle_0025.json", ["antiknight", "arrow"]),  # Ascension, Florian Wortmann
+        ("puzzle_0030.json", ["littlekiller", "thermometer"]),  # Tendril Battle
         ("puzzle_0044.json", ["killer", "kropki"]),  # Erin Toler
         ("puzzle_0051.json", ["killer", "thermometer"]),  # Reticule, SkepticalMario
         ("puzzle_0055.json", ["arrow", "killer", "kropki"]),  # What's the difference?, Graggle
+        ("puzzle_0070.json", ["killer", "littlekiller"]),  # Introduction to Killer Sudoku
         ("puzzle_0100.json", ["thermometer"]),  # MC Hammer, damo_89
     ],
 )
 def test_sudoku_maker_puzzles_solve_to_the_published_solution(name: str, kinds: list[str]) -> None:
     """Sudoku Maker's thermometers (grey line, grey bulb), arrows (grey arrow from a circle's
-    rim, its straight runs given by their ends only), kropki dots and killer cages."""
+    rim, its straight runs given by their ends only), kropki dots, killer cages and little
+    killers (a total outside, a short black arrow)."""
     entry = EDITOR[name]
     (puzzle,) = read_text(entry["encoded_puzzle"])
     assert sorted({rule.to_spec()["type"] for rule in puzzle.rules}) == kinds
@@ -783,3 +786,39 @@ def test_a_global_rule_in_the_rules_text_is_pointed_at_never_inferred(
         "lines ×1; add --ignore-drawings to solve without them; its rules text names "
         "antiknight: add --rule antiknight if it applies\n"
     )
+
+
+def test_a_little_killer_needs_a_total_and_a_summing_rules_text() -> None:
+    """Sudoku Maker's little killer (total, arrow 0.234 out along the diagonal) is read; the
+    arrow alone, or a rules text where the diagonals multiply ('Cross Product'), is drawn."""
+    total = {
+        "center": [-0.5, 3.5],
+        "width": 1,
+        "height": 1,
+        "text": 7,
+        "fontSize": 32,
+        "color": "#000",
+        "rounded": True,
+        "stroke": "none",
+    }
+    arrow = {
+        "wayPoints": [[-0.266, 3.266], [-0.068, 3.068]],
+        "headLength": 0.18,
+        "color": "#000000",
+        "thickness": 3,
+    }
+    pad = editor_pad(
+        4,
+        overlays=[total],
+        arrows=[arrow],
+        regions=[
+            [[r, c] for r in range(4) for c in range(4) if (r // 2) * 2 + c // 2 == k]
+            for k in range(4)
+        ],
+    )
+    data, drawings = fpuzzles_data(pad)
+    assert data["littlekillersum"] == [{"cell": "R0C4", "direction": "DL", "value": "7"}]
+    assert drawings == {}
+    assert fpuzzles_data({**pad, "overlays": []})[1] == {"arrows": 1}
+    pad["metadata"] = {"rules": "Every indicated diagonal has the same product."}
+    assert fpuzzles_data(pad)[1] == {"arrows": 1, "overlays": 1}

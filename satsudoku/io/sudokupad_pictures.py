@@ -157,12 +157,22 @@ _TWISTS = {
         r"|stays?\s+the\s+same|or\s+(?:be\s+)?equal|decreas)",
         re.IGNORECASE,
     ),
+    "littlekiller": re.compile(
+        rf"(?:diagonal|little\s+killer){_NEAR}(?:product|multipl|differen|count|parity)",
+        re.IGNORECASE,
+    ),
     "arrow": re.compile(
         rf"arrow{_NEAR}(?:differen|product|multipl|negat|minus)"
         rf"|(?:negat|multiplicat|differen)\w*\s+arrow",
         re.IGNORECASE,
     ),
 }
+# Sudoku Maker's little killer: the total in an outside cell, and a short arrow from 0.234 cells
+# out along the diagonal it sums ("Values outside the grid give the sum along the indicated
+# diagonal"). The same arrow without a total is a drawing ("Every indicated diagonal has the
+# same product").
+_MAKER_TOTAL = {"width": 1, "height": 1, "fontSize": 32, "rounded": True, "color": "#000000"}
+_MAKER_LITTLE = {"color": "#000000", "headLength": 0.18, "thickness": (2.56, 3)}
 _DIRECTIONS = {(-1, 1): "UR", (1, 1): "DR", (1, -1): "DL", (-1, -1): "UL"}
 _EPSILON = 1e-6
 
@@ -592,25 +602,46 @@ class _Reader:
                 self.keep("overlays", index)
                 continue
             sandwich.append({"cell": cell, "value": str(clue.get("text", "")).strip()})
-        starts = self.index("arrows", _LITTLE_ARROW, lambda a: [_start_key(a)])
-        for index, clue in self.take("overlays", _LITTLE_KILLER):
+        if "littlekiller" not in self.twisted:
+            little += self.little_killers(_LITTLE_KILLER, _LITTLE_ARROW, 0.3, converter=True)
+            little += self.little_killers(_MAKER_TOTAL, _MAKER_LITTLE, 0.234, converter=False)
+        return {"sandwichsum": sandwich, "littlekillersum": little}
+
+    def little_killers(
+        self, total_style: Style, arrow_style: Style, offset: float, *, converter: bool
+    ) -> list[dict[str, Any]]:
+        """A total in an outside cell and a small black arrow starting `offset` cells out from
+        its centre along a diagonal, which gives the direction. The converter's `_` is a clue
+        left blank; an editor's total must be a whole number outside the grid."""
+        n = self.size
+        starts = self.index("arrows", arrow_style, lambda a: [_start_key(a)])
+        little: list[dict[str, Any]] = []
+        for index, clue in self.take("overlays", total_style):
             centre = _point(clue.get("center"))
             cell = cell_at(clue.get("center"), n, outside=True)
+            value = str(clue.get("text", "")).strip()
             direction = None
-            if cell is not None and centre is not None and _is_centre(clue.get("center")):
+            if (
+                cell is not None
+                and centre is not None
+                and _is_centre(clue.get("center"))
+                and (converter or (cell_at(centre, n) is None and is_whole(value)))
+            ):
                 for (dr, dc), name in _DIRECTIONS.items():
-                    key = (round((centre[0] + 0.3 * dr) * 100), round((centre[1] + 0.3 * dc) * 100))
+                    key = (
+                        round((centre[0] + offset * dr) * 100),
+                        round((centre[1] + offset * dc) * 100),
+                    )
                     if self.claim("arrows", starts.get(key, [])) is not None:
                         direction = name
                         break
             if direction is None or cell is None:
                 self.keep("overlays", index)
                 continue
-            value = str(clue.get("text", "")).strip()
             little.append(
                 {"cell": cell, "direction": direction, "value": "" if value == "_" else value}
             )
-        return {"sandwichsum": sandwich, "littlekillersum": little}
+        return little
 
     def cells(self) -> Entries:
         """Odd (grey circle) and even (grey square) cells, quadruples on cell corners."""
@@ -654,6 +685,11 @@ def _total(cage: Picture) -> int | None:
     if isinstance(value, str) and re.fullmatch(r"[0-9]{1,6}", value.strip()):
         value = int(value.strip())
     return value if type(value) is int and value > 0 else None
+
+
+def is_whole(text: str) -> bool:
+    """A total as the editors write it: ASCII digits, at most six."""
+    return re.fullmatch(r"[0-9]{1,6}", text) is not None
 
 
 def _points_key(line: Picture) -> Any:
