@@ -62,7 +62,7 @@ def test_classic_scl_puzzles_in_every_spelling(puzzle_id: str, tmp_path: Path) -
         assert solved(puzzle, "bitmask") == ("unique", expected)
 
 
-@pytest.mark.filterwarnings("ignore:.*rules text names antiknight:UserWarning")
+@pytest.mark.filterwarnings("ignore:warning.*rules text names antiknight:UserWarning")
 def test_converter_thermometers_and_rules_only_in_the_text() -> None:
     """'Knight Lite' (Just Kirb): thermometers in the converter's style are read; its
     anti-knight rule is only in the rules text, so alone the grid has several solutions,

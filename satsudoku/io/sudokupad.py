@@ -72,8 +72,8 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
         where = f"{options.source}: " if options.source else ""
         warn(
             options,
-            f"{where}SudokuPad: the rules text names {named}, which the data does not "
-            f"hold (not inferred): add --rule {unread[0]} if it applies",
+            f"warning: {where}SudokuPad: the rules text names {named}, which the puzzle data "
+            f"does not hold and satsudoku does not infer: only --rule {unread[0]} adds it",
         )
     yield replace(puzzle, ignored=tuple(drawings.items()))
 
