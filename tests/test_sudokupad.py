@@ -5,6 +5,7 @@ or ignored, short links, zipped JSON and hostile payloads."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -822,3 +823,21 @@ def test_a_little_killer_needs_a_total_and_a_summing_rules_text() -> None:
     assert fpuzzles_data({**pad, "overlays": []})[1] == {"arrows": 1}
     pad["metadata"] = {"rules": "Every indicated diagonal has the same product."}
     assert fpuzzles_data(pad)[1] == {"arrows": 1, "overlays": 1}
+
+
+def test_a_line_longer_than_any_constraint_is_a_drawing_read_in_bounded_time() -> None:
+    """A line zigzagging 400,000 times across the grid stops being read at 4·n² cells (the
+    same list shared by 50 pictures would otherwise cost 20 million point lookups)."""
+    points = [[0.5, 0.5], [8.5, 8.5]] * 200_000
+    bulb = {
+        "center": [0.5, 0.5],
+        "width": 0.8,
+        "height": 0.8,
+        "rounded": True,
+        "backgroundColor": "#cccf",
+    }
+    line = {"wayPoints": points, "color": "#cccf", "thickness": 19}
+    start = time.process_time()
+    _, drawings = fpuzzles_data(editor_pad(9, lines=[line] * 50, underlays=[bulb]))
+    assert drawings == {"lines": 50, "underlays": 1}
+    assert time.process_time() - start < 1.0

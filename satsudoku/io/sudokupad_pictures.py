@@ -391,9 +391,9 @@ class _Reader:
         points = picture.get("wayPoints")
         if not isinstance(points, list) or len(points) < 2:
             return None
-        corners = [_cell(point, self.size) for point in points]
         cells: list[tuple[int, int]] = []
-        for corner in corners:
+        for point in points:  # one at a time: a hostile line stops at the length cap
+            corner = _cell(point, self.size)
             if corner is None:
                 return None
             if fill and cells and corner != cells[-1]:
