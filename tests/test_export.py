@@ -42,11 +42,13 @@ REFUSED_MODELS = {
     # Rule types f-puzzles has no key for (docs/formats.md lists them): refused by name.
     "variants/lines/parityline-6x6.json": "rule 'parityline'",
     "variants/real/fortress-greaterthan.json": "rule 'greaterthan'",
+    "variants/real/fortress-6x6-greaterthan.json": "rule 'greaterthan'",
     "variants/real/lockout-double-arrows.json": "rule 'lockout'",
     "variants/real/neighbor-sums.json": "rule 'sumcage'",
     "variants/real/numbered-rooms-6x6.json": "rule 'numberedroom'",
     "variants/real/owl.json": "rule 'parityline'",
     "variants/real/rellik-6x6.json": "rule 'rellik'",
+    "variants/real/tendril-battle.json": "rule 'sumcage'",
 }
 
 
