@@ -9,7 +9,7 @@ modifier over the number of deductions the chain makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from satsudoku.logic.state import Board, digits_of
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
@@ -22,62 +22,120 @@ Helper = Callable[[Board], "Step | None"]
 
 
 def propagate(
-    board: Board, helpers: Sequence[Helper] = (), budget: int = 10_000
+    board: Board,
+    helpers: Sequence[Helper] = (),
+    budget: int = 10_000,
+    changed: Iterable[int] | None = None,
 ) -> tuple[int, str | None]:
     """Apply naked and hidden singles (then `helpers`) until nothing changes.
 
-    Returns the number of deductions made and why the board broke, or None if it did not.
+    Rounds scan the cells, then the houses, in order, as a person sweeping the grid would;
+    `changed` names the cells altered since the board last had no single and no clash (None:
+    unknown), so that a round looks only at cells and houses that changed since it last did:
+    the others would find what they found then, nothing. Returns the number of deductions
+    made and why the board broke, or None if it did not.
     """
     layout, cands, values = board.layout, board.cands, board.values
     full = (1 << board.n) - 1
+    peers, houses_of, house_cells = layout.peer_tuples, layout.houses_of, layout.house_cells
+    if changed is None:
+        cell_dirty = [True] * len(cands)
+        house_dirty = [True] * len(house_cells)
+    else:
+        cell_dirty = [False] * len(cands)
+        house_dirty = [False] * len(house_cells)
+        for cell in changed:
+            cell_dirty[cell] = True
+            for h in houses_of[cell]:
+                house_dirty[h] = True
+
+    def place(cell: int, bit: int) -> None:
+        """Board.place, marking what changes as to be looked at again."""
+        values[cell] = bit.bit_length()
+        cands[cell] &= bit
+        for h in houses_of[cell]:
+            house_dirty[h] = True
+        for peer in peers[cell]:
+            mask = cands[peer]
+            if mask & bit:
+                cands[peer] = mask ^ bit
+                cell_dirty[peer] = True
+                for h in houses_of[peer]:
+                    house_dirty[h] = True
+
     made = 0
     while made < budget:
         progress = False
-        for cell, mask in enumerate(cands):
+        for cell, dirty in enumerate(cell_dirty):
+            if not dirty:
+                continue
+            cell_dirty[cell] = False
+            mask = cands[cell]
             if not mask:
                 return made, f"{layout.name(cell)} has no candidate left"
-            if values[cell]:
-                continue
-            if not mask & (mask - 1):
-                board.place(cell, mask.bit_length())
+            if not values[cell] and not mask & (mask - 1):
+                place(cell, mask)
                 made += 1
                 progress = True
-        for house in layout.houses:
+        for index, cells in enumerate(house_cells):
+            if not house_dirty[index]:
+                continue
+            house_dirty[index] = False
             once = twice = placed = 0
-            for cell in house.cells:
+            for cell in cells:
                 mask = cands[cell]
                 if values[cell]:
                     if placed & mask:
-                        return made, f"{house.name} holds {values[cell]} twice"
+                        return made, f"{layout.houses[index].name} holds {values[cell]} twice"
                     placed |= mask
                     continue
                 twice |= once & mask
                 once |= mask
             if (once | placed) != full:
                 missing = (full & ~(once | placed)).bit_length()
-                return made, f"{house.name} has no place for {missing}"
+                return made, f"{layout.houses[index].name} has no place for {missing}"
             hidden = once & ~twice & ~placed
             while hidden:
                 low = hidden & -hidden
                 hidden ^= low
-                for cell in house.cells:
+                for cell in cells:
                     if not values[cell] and cands[cell] & low:
-                        board.place(cell, low.bit_length())
+                        place(cell, low)
                         made += 1
                         progress = True
                         break
         if progress:
             continue
         for helper in helpers:
+            before = cands.copy(), values.copy()
             step = helper(board)
             if step is not None:
                 step.apply(board)
                 made += len(step.eliminations) + len(step.placements)
                 progress = True
+                for cell, (old, new) in enumerate(zip(before[0], cands, strict=True)):
+                    if old != new or before[1][cell] != values[cell]:
+                        cell_dirty[cell] = True
+                        for h in houses_of[cell]:
+                            house_dirty[h] = True
                 break
         if not progress:  # the last round checked every cell and house: nothing is broken
             return made, None
     return made, None
+
+
+def assume(board: Board, cell: int, digit: int) -> tuple[Board, list[int]]:
+    """A copy of `board` with `digit` placed in `cell`, and the cells that placing changed."""
+    trial = board.copy()
+    bit = 1 << (digit - 1)
+    changed = [cell, *(p for p in board.layout.peer_tuples[cell] if board.cands[p] & bit)]
+    trial.place(cell, digit)
+    return trial, changed
+
+
+def settled(board: Board) -> bool:
+    """True when the board holds no single and no clash: propagation finds nothing."""
+    return propagate(board.copy(), budget=1) == (0, None)
 
 
 def _outcomes(
@@ -87,6 +145,7 @@ def _outcomes(
     shortest contradiction: once one is known, longer propagations are cut short."""
     out = {}
     shortest: tuple[int, int, int, str] | None = None  # (deductions, cell, digit, why)
+    quiet = settled(board)
     for cell in board.open_cells():
         if board.expired():
             return {}, None
@@ -94,10 +153,9 @@ def _outcomes(
         if cells_only and mask.bit_count() != 2:
             continue
         for digit in digits_of(mask):
-            trial = board.copy()
-            trial.place(cell, digit)
+            trial, changed = assume(board, cell, digit)
             budget = shortest[0] if shortest else 10_000
-            made, why = propagate(trial, helpers, budget)
+            made, why = propagate(trial, helpers, budget, changed if quiet else None)
             made += 1  # the assumption itself
             if why is not None and (shortest is None or made < shortest[0]):
                 shortest = (made, cell, digit, why)
