@@ -6,6 +6,7 @@ is lost or duplicated; each worker thread keeps its solvers between chunks (`ses
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.util
 import itertools
@@ -16,7 +17,7 @@ import threading
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -239,6 +240,34 @@ def _take(future: Any, chunk_of: dict[Any, tuple[int, list[Item]]]) -> Iterator[
     if len(results) != len(chunk):
         raise SatsudokuError(f"chunk {number}: {len(results)} results for {len(chunk)} items")
     yield from zip(chunk, results, strict=True)
+
+
+def each(
+    compute: Callable[[Item], Out], items: Iterable[Item], cluster: Cluster | None
+) -> Iterator[tuple[Item, Out]]:
+    """Each item with `compute(item)`: here, one after another, or on `cluster` in chunks (in
+    input order unless the cluster says otherwise). One loop for every batch command, so a
+    command runs on Dask by passing its cluster. `compute` must be picklable (a module-level
+    function or a partial of one). Closing the iterator cancels the chunks still queued."""
+    if cluster is None:
+        for item in items:
+            yield item, compute(item)
+        return
+    with connect(cluster) as client:
+        work = functools.partial(_compute_chunk, compute)
+        values = stream(client, work, items, chunk_size=cluster.chunk_size, ordered=cluster.ordered)
+        with closing(values):  # cancels the queued chunks before the client closes
+            yield from values
+
+
+def on_puzzle(compute: Callable[[Any], Out], numbered: tuple[int, Any]) -> Out:
+    """`compute` on the puzzle of an (index, puzzle) item, for `each` over numbered puzzles."""
+    return compute(numbered[1])
+
+
+def _compute_chunk(compute: Callable[[Item], Out], chunk: list[Item]) -> list[Out]:
+    """A cluster task: `compute` on each item of one chunk."""
+    return [compute(item) for item in chunk]
 
 
 def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -158,6 +159,31 @@ def test_count_exact_listed_and_estimated_on_a_cluster(
             outputs.append(capsys.readouterr().out.splitlines())
         assert len(outputs[0]) == 20 and outputs[1] == outputs[0], mode
     assert any(line != "1" for line in outputs[0])  # serg's puzzles have several solutions
+
+
+@slow
+def test_rate_minimal_and_prove_on_a_cluster_equal_one_process(
+    scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The batch tools give the same lines wherever they ran; prove's certificates come back
+    from the workers and are checked and written here."""
+    five = tmp_path / "five.txt"
+    five.write_text("\n".join(_lines()[20:25]) + "\n")
+    commands = (
+        ["rate", str(five), "--logic-only", "--json"],
+        ["minimal", str(five), "--json"],
+        ["prove", str(five), "--certificate", str(tmp_path / "certs"), "--force"],
+    )
+    for argv in commands:
+        outputs = []
+        for where in ([], ["--scheduler", scheduler, "--chunk-size", "2"]):
+            assert main([*argv, *where]) == 0
+            lines = capsys.readouterr().out.splitlines()
+            outputs.append([re.sub(r'"(time_s|verdict_s)": [0-9.e-]+', "", x) for x in lines])
+        assert len(outputs[0]) == 5 and outputs[1] == outputs[0], argv
+    assert all(line.startswith("puzzle ") and "; checked: " in line for line in outputs[0])
+    assert main(["verify-certificate", str(tmp_path / "certs" / "0005")]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
 
 
 def test_usage_errors_name_the_option(puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:

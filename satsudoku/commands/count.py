@@ -7,12 +7,11 @@ import json
 import math
 import uuid
 from collections.abc import Callable
-from contextlib import closing
 from functools import partial
 from typing import Any
 
 from satsudoku.backends import Backend
-from satsudoku.cluster import add_cluster_options, cluster_from_args
+from satsudoku.cluster import add_cluster_options, cluster_from_args, each, on_puzzle
 from satsudoku.commands.common import (
     TUNING,
     Progress,
@@ -189,28 +188,16 @@ def _run_on_cluster(
     """Each puzzle's `compute` on Dask, in chunks, printed by `shown` in input order (or as
     chunks finish with --unordered: each line's index, in JSON, says which puzzle); the
     progress line counts `solutions` of each value when given."""
-    from satsudoku import cluster
-
     progress = Progress(args.progress, solutions=bool(solutions), beside_terminal_output=True)
-    work = partial(_compute_chunk, compute)
     try:
-        with cluster.connect(args.dask) as client:
-            numbered = enumerate(load_puzzles(args))
-            chunk_size, ordered = args.dask.chunk_size, args.dask.ordered
-            values = cluster.stream(client, work, numbered, chunk_size=chunk_size, ordered=ordered)
-            with closing(values):  # cancels the queued chunks before the client closes
-                for (index, puzzle), value in values:
-                    progress.emit(shown(index, puzzle, value))
-                    progress.solutions += solutions(value) if solutions else 0
-                    progress.update()
+        numbered = enumerate(load_puzzles(args))
+        for (index, puzzle), value in each(partial(on_puzzle, compute), numbered, args.dask):
+            progress.emit(shown(index, puzzle, value))
+            progress.solutions += solutions(value) if solutions else 0
+            progress.update()
     finally:
         progress.close()
     return 0
-
-
-def _compute_chunk(compute: Callable[[Puzzle], Any], chunk: list[tuple[int, Puzzle]]) -> list[Any]:
-    """A cluster task: `compute` on each puzzle of one chunk."""
-    return [compute(puzzle) for _, puzzle in chunk]
 
 
 def _solve_one(

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from typing import Any
 
+from satsudoku.cluster import add_cluster_options, cluster_from_args, each
 from satsudoku.commands.common import add_input_options, load_puzzles, plural, positive_float
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, cell_name
@@ -64,29 +66,48 @@ def register(subparsers: Any) -> None:
         "--timeout", type=positive_float, metavar="S", help="seconds per puzzle (then: unknown)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSONL)")
+    add_cluster_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = not args.givens_only
-    for index, puzzle in enumerate(load_puzzles(args)):
-        if args.reduce:
-            keep = _keep_cells(args.keep, puzzle)
-            answer = reduce_puzzle(
-                puzzle,
-                args.backend,
-                rules=rules,
-                seed=args.seed,
-                keep=keep,
-                timeout=args.timeout,
-            )
-        else:
-            answer = find_redundant(puzzle, args.backend, rules=rules, timeout=args.timeout)
+    dask = cluster_from_args(args)
+    options = {
+        "backend": args.backend,
+        "rules": not args.givens_only,
+        "reduce": args.reduce,
+        "seed": args.seed,
+        "timeout": args.timeout,
+    }
+    items = (
+        (index, puzzle, _keep_cells(args.keep, puzzle) if args.reduce else [])
+        for index, puzzle in enumerate(load_puzzles(args))
+    )
+    for (index, puzzle, _), answer in each(partial(_examine, options), items, dask):
         if args.json:
             print(json.dumps(minimal_json(index, puzzle, answer)), flush=True)
         else:
             print(render_minimal(index, puzzle, answer), flush=True)
     return 0
+
+
+def _examine(
+    options: dict[str, Any], item: tuple[int, Puzzle, list[Cell]]
+) -> Minimality | Reduction:
+    """One puzzle's redundant parts, or its reduction; here or on a Dask worker."""
+    _, puzzle, keep = item
+    if options["reduce"]:
+        return reduce_puzzle(
+            puzzle,
+            options["backend"],
+            rules=options["rules"],
+            seed=options["seed"],
+            keep=keep,
+            timeout=options["timeout"],
+        )
+    return find_redundant(
+        puzzle, options["backend"], rules=options["rules"], timeout=options["timeout"]
+    )
 
 
 def _keep_cells(text: str, puzzle: Puzzle) -> list[Cell]:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import argparse
 import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from satsudoku.backends import Backend, backend_names, get_backend
 from satsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
+from satsudoku.cluster import add_cluster_options, cluster_from_args, each
 from satsudoku.commands.common import (
     Progress,
     add_input_options,
@@ -94,17 +99,18 @@ def register(subparsers: Any) -> None:
         help="seconds per puzzle, search and proof together (past it: unknown, nothing written)",
     )
     add_progress_option(parser, "when stderr is a terminal")
+    add_cluster_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    dask = cluster_from_args(args)
     if args.proof_by is None:
         args.proof_by = SEARCH_PROOF_WRITER if args.backend == "bitmask" else "sat"
-    backend: Backend = (
-        SatBackend(encoding=args.encoding, solver=args.solver)
-        if args.backend == "sat"
-        else get_backend(args.backend)
-    )
+    options = {
+        name: getattr(args, name) for name in ("backend", "encoding", "solver", "proof_by")
+    }
+    options.update(timeout=args.timeout, run=uuid.uuid4().hex)
     puzzles = list(load_puzzles(args))
     root = Path(args.certificate) if args.certificate else None
     created = False
@@ -112,10 +118,23 @@ def run(args: argparse.Namespace) -> int:
         created = make_folder(root)
         clear(root, force=args.force)
     progress = Progress(args.progress, beside_terminal_output=True)
+    if dask is None:
+        backend = _backend(options)
+        settled: Iterator[tuple[Any, Settled]] = (
+            ((index, puzzle), _settle(options, backend, puzzle, progress.phase))
+            for index, puzzle in enumerate(puzzles, 1)
+        )
+    else:  # the workers search and write proofs; the certificates are checked here
+        progress.phase("searching on the cluster")
+        settled = each(partial(_settle_there, options), enumerate(puzzles, 1), dask)
     try:
-        for index, puzzle in enumerate(puzzles, 1):
+        for (index, _), answer in settled:
             folder = None if root is None else root if len(puzzles) == 1 else root / f"{index:04d}"
-            verdict = _prove(backend, puzzle, args, folder, progress)
+            verdict = answer.status + (
+                answer.note
+                if answer.certificate is None
+                else _report(answer.certificate, folder, progress)
+            )
             progress.emit(f"puzzle {index}: {verdict}")
             progress.update()
     finally:
@@ -125,42 +144,64 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prove(
-    backend: Backend,
-    puzzle: Puzzle,
-    args: argparse.Namespace,
-    folder: Path | None,
-    progress: Progress,
-) -> str:
-    """One puzzle's verdict line; a certificate is written only once it is complete.
+@dataclass(frozen=True)
+class Settled:
+    """A puzzle's verdict and its certificate (not yet checked), or why there is none."""
+
+    status: str
+    certificate: SatCertificate | None = None
+    note: str = ""
+
+
+def _backend(options: dict[str, Any]) -> Backend:
+    if options["backend"] == "sat":
+        return SatBackend(encoding=options["encoding"], solver=options["solver"])
+    return get_backend(options["backend"])
+
+
+def _settle_there(options: dict[str, Any], item: tuple[int, Puzzle]) -> Settled:
+    """`_settle` on a Dask worker, with the worker's backend for this run (kept between
+    chunks). Only the certificate travels back: the checking is done by the caller."""
+    from satsudoku.cluster import session
+
+    backend = session(options["run"], lambda: _backend(options))
+    return _settle(options, backend, item[1], lambda _: None)
+
+
+def _settle(
+    options: dict[str, Any], backend: Backend, puzzle: Puzzle, phase: Callable[[str], None]
+) -> Settled:
+    """One puzzle's verdict and the certificate of it, built only once it is complete.
 
     `--timeout` bounds the search and the proof-logging solve together: a verdict whose
     refutation is not finished in time is reported as unknown, and nothing is written.
     """
-    deadline = None if args.timeout is None else time.perf_counter() + args.timeout
-    if args.backend == SEARCH_PROOF_WRITER == args.proof_by:  # one search: verdict and proof
-        progress.phase("searching, with a proof log")
+    timeout = options["timeout"]
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    if options["backend"] == SEARCH_PROOF_WRITER == options["proof_by"]:  # one search
+        phase("searching, with a proof log")
         try:
-            found = prove_by_search(puzzle, encoding=args.encoding, deadline=deadline)
+            found = prove_by_search(puzzle, encoding=options["encoding"], deadline=deadline)
         except CertificateTimeoutError:
-            return f"unknown ({_UNSETTLED[Status.UNKNOWN]})"
+            return Settled("unknown", note=f" ({_UNSETTLED[Status.UNKNOWN]})")
         if found.certificate is None:
-            return f"{found.status} ({_UNSETTLED[Status.MULTIPLE]})"
-        return f"{found.status}{_report(found.certificate, folder, progress)}"
-    progress.phase("searching")
-    result = backend.solve(puzzle, limit=2, timeout=args.timeout)
+            return Settled(found.status, note=f" ({_UNSETTLED[Status.MULTIPLE]})")
+        return Settled(found.status, found.certificate)
+    phase("searching")
+    result = backend.solve(puzzle, limit=2, timeout=timeout)
     status = result.status.value
     if result.status not in (Status.UNIQUE, Status.UNSATISFIABLE):
-        return f"{status} ({_UNSETTLED.get(result.status, 'no certificate')})"
-    progress.phase("refuting, with a proof log")
+        return Settled(status, note=f" ({_UNSETTLED.get(result.status, 'no certificate')})")
+    phase("refuting, with a proof log")
     try:
-        certificate = _certify(puzzle, list(result.solutions), status, args, deadline)
+        certificate = _certify(puzzle, list(result.solutions), status, options, deadline)
     except CertificateTimeoutError:
-        return (
-            f"unknown (the search says {status}, but its refutation was not finished within "
-            "the time limit; no certificate written)"
+        return Settled(
+            "unknown",
+            note=f" (the search says {status}, but its refutation was not finished within "
+            "the time limit; no certificate written)",
         )
-    return f"{status}{_report(certificate, folder, progress)}"
+    return Settled(status, certificate)
 
 
 _UNSETTLED = {
@@ -173,27 +214,28 @@ def _certify(
     puzzle: Puzzle,
     solutions: list[Grid],
     status: str,
-    args: argparse.Namespace,
+    options: dict[str, Any],
     deadline: float | None,
 ) -> SatCertificate:
-    """A proof of the verdict `args.backend` reached, written by `args.proof_by`.
+    """A proof of the verdict `options["backend"]` reached, written by `options["proof_by"]`.
 
     The proof stands on its own, but a bitmask search that disagrees with the verdict it was
     to certify means one of the two backends is wrong: that is reported, never papered over.
     """
-    if args.proof_by == "sat":
+    backend, encoding = options["backend"], options["encoding"]
+    if options["proof_by"] == "sat":
         return make_certificate(
             puzzle,
             solutions,
-            encoding=args.encoding,
-            solver=args.solver,
+            encoding=encoding,
+            solver=options["solver"],
             deadline=deadline,
-            backend=args.backend,
+            backend=backend,
         )
-    found = prove_by_search(puzzle, encoding=args.encoding, deadline=deadline, backend=args.backend)
+    found = prove_by_search(puzzle, encoding=encoding, deadline=deadline, backend=backend)
     if found.certificate is None or found.status != status or found.solutions != solutions:
         raise BackendBugError(
-            f"{args.backend} says {status}, the bitmask search says {found.status} "
+            f"{backend} says {status}, the bitmask search says {found.status} "
             f"({len(found.solutions)} solution(s)): one of them is wrong"
         )
     return found.certificate

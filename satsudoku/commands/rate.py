@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
+from satsudoku.cluster import add_cluster_options, cluster_from_args, each
 from satsudoku.commands.common import (
     Progress,
     add_progress_option,
@@ -16,6 +19,7 @@ from satsudoku.commands.common import (
 )
 from satsudoku.logic.rating import Rating, rate
 from satsudoku.logic.solver import techniques
+from satsudoku.puzzle import Puzzle
 
 
 def register(subparsers: Any) -> None:
@@ -57,28 +61,46 @@ def register(subparsers: Any) -> None:
         help="also use unique rectangles and BUG+1 (they assume a single solution)",
     )
     add_progress_option(parser, "when stderr is a terminal and stdout is not")
+    add_cluster_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    dask = cluster_from_args(args)
+    options = {
+        "uniqueness": args.uniqueness,
+        "samples": args.samples,
+        "machine": not args.logic_only,
+        "timeout": args.timeout,
+    }
     progress = Progress(args.progress)
     try:
-        for name in args.files or ["-"]:
-            args.file = name
-            for index, puzzle in enumerate(load_puzzles(args), 1):
-                progress.phase("rating")
-                rating = rate(
-                    puzzle,
-                    techniques(uniqueness=args.uniqueness),
-                    samples=args.samples,
-                    machine=not args.logic_only,
-                    timeout=args.timeout,
-                )
-                progress.emit(_line(name, index, rating, as_json=args.json))
-                progress.update()
+        progress.phase("rating")
+        for (name, index, _), rating in each(partial(_rate, options), _puzzles(args), dask):
+            progress.emit(_line(name, index, rating, as_json=args.json))
+            progress.update()
     finally:
         progress.close()
     return 0
+
+
+def _puzzles(args: argparse.Namespace) -> Iterator[tuple[str, int, Puzzle]]:
+    """Every puzzle of every file, with its file's name and its index there (from 1)."""
+    for name in args.files or ["-"]:
+        args.file = name
+        for index, puzzle in enumerate(load_puzzles(args), 1):
+            yield name, index, puzzle
+
+
+def _rate(options: dict[str, Any], item: tuple[str, int, Puzzle]) -> Rating:
+    """One puzzle's rating, here or on a Dask worker (`options` travel, not argparse)."""
+    return rate(
+        item[2],
+        techniques(uniqueness=options["uniqueness"]),
+        samples=options["samples"],
+        machine=options["machine"],
+        timeout=options["timeout"],
+    )
 
 
 def _line(name: str, index: int, rating: Rating, *, as_json: bool) -> str:
