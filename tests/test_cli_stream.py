@@ -4,6 +4,7 @@ known before a bad puzzle still go out, and lines are written symbol for symbol.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,202 @@ def test_lines_and_rows_are_written_symbol_for_symbol(alphabet: Alphabet, size: 
 def test_a_digit_past_the_alphabet_is_refused_not_miswritten() -> None:
     with pytest.raises(ValueError, match="digit 10 has no symbol"):
         format_line(Grid(9, (10,) + (1,) * 80), Alphabet.default(9))
+
+
+# -- the array path of --backend fast on plain classic lines ---------------------------------
+
+needs_fast = pytest.mark.skipif(
+    importlib.util.find_spec("numba") is None, reason="the fast backend needs numba"
+)
+EMPTY = "." * 81  # two solutions are found at once: multiple
+CLASH = "11" + "0" * 79  # two 1s in row 1: unsatisfiable, with `0` for blanks
+
+
+def _untimed_text(out: str) -> list[Any]:
+    """JSON lines without times (compile_s too), or text lines as they are."""
+    if not out.startswith("{"):
+        return out.splitlines()
+    records = _untimed(out)
+    for record in records:
+        record["stats"].pop("compile_s", None)
+    return records
+
+
+def _fast_and_general(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[tuple[int, list[Any], str], tuple[int, list[Any], str], list[tuple[int, bool]]]:
+    """`solve ARGV` on the array path and on the general path: (exit, answers, stderr) each,
+    and what the array path returned (puzzles answered, whether that was the whole file)."""
+    taken: list[tuple[int, bool]] = []
+    plain = solve._solve_plain_lines
+
+    def spy(*args: Any) -> tuple[int, bool]:
+        taken.append(plain(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(solve, "_solve_plain_lines", spy)
+    code, out, err = _solve(argv, capsys)
+    fast = (code, _untimed_text(out), err)
+    monkeypatch.setattr(solve, "_plain_lines_apply", lambda args, backend: False)
+    code, out, err = _solve(argv, capsys)
+    monkeypatch.undo()
+    return fast, (code, _untimed_text(out), err), taken
+
+
+@needs_fast
+@pytest.mark.parametrize(
+    "options",
+    [["--json"], ["--json", "--limit", "1"], ["--json", "--limit", "3"], [], ["--format", "line"]],
+)
+def test_plain_lines_answer_as_the_general_path_does(
+    options: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Unique, multiple and unsatisfiable, `.` and `0` blanks, CRLF, empty lines, no final
+    newline: the same answers, line numbers and indexes, with the file read in one pass."""
+    path = tmp_path / "plain.txt"
+    lines = [*LINES[:12], EMPTY, CLASH, LINES[12].replace(".", "0")]
+    body = "\n".join(lines[:5]) + "\r\n\n" + "\r\n".join(lines[5:10]) + "\n\n\n"
+    path.write_text(body + "\n".join(lines[10:]), newline="")
+    fast, general, taken = _fast_and_general(
+        ["solve", str(path), "--backend", "fast", *options], capsys, monkeypatch
+    )
+    assert taken == [(15, True)] and fast == general and fast[0] == 0
+    if options[:1] == ["--json"]:
+        statuses = [record["status"] for record in fast[1]]
+        one = "1" in options  # one solution asked for: found, not proved unique
+        last, many = ("solved", "solved") if one else ("unique", "multiple")
+        assert statuses == [last] * 12 + [many, "unsatisfiable", last]
+        assert [record["source"].rsplit(":")[-1] for record in fast[1]][4:7] == ["5", "7", "8"]
+
+
+@needs_fast
+@pytest.mark.parametrize(
+    "other",
+    [
+        "# a comment",
+        "puzzle 2",  # a title line
+        LINES[0] + " 4.5",  # a trailer
+        "\n".join(LINES[0][r * 9 : r * 9 + 9] for r in range(9)) + "\n",  # a grid
+        "12345",  # a bad line: the same answers before the same error
+        "1" * 81,  # 81 symbols, not a puzzle the verifier would pass: unsatisfiable
+        LINES[1][:80] + "x",
+    ],
+)
+def test_the_general_reader_takes_over_where_plain_lines_end(
+    other: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join([*LINES[:4], other, *LINES[4:7]]) + "\n")
+    fast, general, taken = _fast_and_general(
+        ["solve", str(path), "--backend", "fast", "--json"], capsys, monkeypatch
+    )
+    assert fast == general
+    plain_first = other == "1" * 81
+    assert taken == [(8, True)] if plain_first else taken == [(4, False)]
+    if other in ("12345", LINES[1][:80] + "x"):
+        assert fast[0] == 1 and len(fast[1]) == 4 and f"{path}:5" in fast[2]
+
+
+@needs_fast
+def test_puzzles_over_the_node_slice_are_finished_with_the_clock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a one-node slice every puzzle that branches goes to FastBackend.solve."""
+    from satsudoku.backends import fast_lines
+
+    path = tmp_path / "hard.txt"
+    path.write_text("\n".join([*LINES[:6], EMPTY, CLASH]) + "\n")
+    monkeypatch.setattr(fast_lines, "BUDGET", 1)
+    solved = []
+    monkeypatch.setattr(solve, "_answer", _recording(solve._answer, solved))
+    argv = ["solve", str(path), "--backend", "fast", "--json", "--timeout", "5"]
+    code, out, _ = _solve(argv, capsys)
+    assert 0 < len(solved) < 8  # some puzzles needed more than one node, some did not
+    monkeypatch.setattr(fast_lines, "BUDGET", 1 << 30)
+    monkeypatch.setattr(solve, "_plain_lines_apply", lambda args, backend: False)
+    assert code == 0 and _untimed_text(out) == _untimed_text(_solve(argv, capsys)[1])
+
+
+def _recording(answer: Any, calls: list[int]) -> Any:
+    def wrapped(args: argparse.Namespace, index: int, *rest: Any) -> str:
+        calls.append(index)
+        return str(answer(args, index, *rest))
+
+    return wrapped
+
+
+class _Forging:
+    """The fast kernel, but puzzle `victim`'s first grid is spoiled by `spoil`."""
+
+    def __init__(self, victim: int, spoil: Any) -> None:
+        from satsudoku.backends import fast_kernel
+
+        self.real, self.victim, self.spoil = fast_kernel, victim, spoil
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def solve_batch(self, *args: Any) -> None:
+        self.real.solve_batch(*args)
+        sols, found = args[-3], args[-2]
+        self.spoil(sols[self.victim], found, self.victim)
+
+
+def _swap_two_cells(grids: Any, found: Any, victim: int) -> None:
+    grids[0, 0], grids[0, 1] = grids[0, 1], grids[0, 0]  # r1 still holds 1..9: a column breaks
+
+
+def _twice(grids: Any, found: Any, victim: int) -> None:
+    grids[1] = grids[0]
+    found[victim] = 2
+
+
+@needs_fast
+@pytest.mark.parametrize(
+    ("spoil", "complaint"),
+    [
+        (_swap_two_cells, "returned a grid that house r1c1..r9c1 repeats a digit"),
+        (_twice, "returned the same solution twice"),
+    ],
+)
+def test_a_forged_grid_exits_3_after_the_answers_before_it(
+    spoil: Any,
+    complaint: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from satsudoku.backends import fast_lines
+
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(LINES[:6]) + "\n")
+    monkeypatch.setattr(fast_lines, "kernel", _Forging(3, spoil))
+    code, out, err = _solve(["solve", str(path), "--backend", "fast", "--json"], capsys)
+    assert code == 3 and f"backend 'fast' {complaint}" in err and "Traceback" not in err
+    assert [json.loads(line)["index"] for line in out.splitlines()] == [0, 1, 2]
+
+
+@needs_fast
+def test_plain_lines_across_read_chunks_keep_their_numbers(tmp_path: Path) -> None:
+    """13,000 lines (1.07 MB): lines cut by the 1 MiB read are joined, numbered as read."""
+    from satsudoku.io.classic_lines import ClassicRun
+
+    lines = [LINES[k % len(LINES)] for k in range(13_000)]
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(lines) + "\n")
+    with path.open("rb") as raw:
+        run = ClassicRun(raw)
+        batches = list(run.batches(5000))
+    # 1 MiB holds 12,787 lines and a piece of line 12,788: batches are cut per read
+    assert not run.stopped and [len(b.linenos) for b in batches] == [5000, 5000, 2787, 213]
+    numbers = [int(n) for b in batches for n in b.linenos]
+    texts = [b.text(k) for b in batches for k in range(len(b.linenos))]
+    assert numbers == list(range(1, 13_001)) and texts == lines
+    givens = [bytes(row).decode() for b in batches for row in b.givens + ord("0")]
+    assert givens == [line.replace(".", "0") for line in lines]

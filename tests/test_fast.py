@@ -18,6 +18,8 @@ import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install 'satsudoku[fast]'")
 
+import numpy as np  # noqa: E402
+
 from satsudoku.backends import available, backend_names, get_backend  # noqa: E402
 from satsudoku.backends import fast_kernel as kernel  # noqa: E402
 from satsudoku.backends.bitmask import BitmaskBackend  # noqa: E402
@@ -230,3 +232,39 @@ def test_cache_dir_is_private_to_the_user(tmp_path: Path, monkeypatch: pytest.Mo
     assert path is None and "not private" in why
     monkeypatch.setattr(kernel.config, "CACHE_DIR", str(tmp_path / "mine"))
     assert kernel._safe_cache_dir() == (str(tmp_path / "mine"), "NUMBA_CACHE_DIR")
+
+
+def test_compiled_verifier_refuses_exactly_what_violations_refuses() -> None:
+    """Spoiled solutions (a cell changed, two cells swapped, a given overwritten, out-of-range
+    digits, a repeated grid): the compiled check and `violations` agree on every one."""
+    from satsudoku.verify import violations
+    from satsudoku.verify_compiled import first_bad
+
+    rng = np.random.default_rng(7)
+    lines = (BUNDLED / "17clue.txt").read_text().splitlines()
+    puzzles = [puzzle_from_line(line) for line in lines[:20]]
+    grids, givens, truth = [], [], []
+    for puzzle in puzzles:
+        solution = np.array(FastBackend().solve(puzzle).solutions[0].values, dtype=np.uint8)
+        for kind in range(6):
+            grid = solution.copy()
+            i, j = rng.choice(81, size=2, replace=False)
+            if kind == 1:
+                grid[i] = grid[i] % 9 + 1
+            elif kind == 2:
+                grid[i], grid[j] = grid[j], grid[i]
+            elif kind == 3:
+                given = next(k for k, v in enumerate(puzzle.givens.values) if v)
+                grid[given] = grid[given] % 9 + 1
+            elif kind == 4:
+                grid[i] = rng.choice([0, 10, 255])
+            elif kind == 5:  # rows 1 and 2 exchanged: every house still holds 1..9
+                grid[:18] = np.concatenate([grid[9:18], grid[:9]])
+            grids.append(grid)
+            givens.append(np.array(puzzle.givens.values, dtype=np.uint8))
+            truth.append(bool(violations(puzzle, Grid(9, tuple(int(v) for v in grid)))))
+    sols = np.stack(grids)[:, None, :]
+    bad = first_bad(np.stack(givens), sols, np.ones(len(grids), dtype=np.int64), 3, 3)
+    assert [bool(b) for b in bad] == truth and 0 < sum(truth) < len(truth)
+    twice = np.stack([sols[:1, 0], sols[:1, 0]], axis=1)  # the same valid grid twice
+    assert first_bad(np.stack(givens[:1]), twice, np.array([2]), 3, 3).tolist() == [2]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from satsudoku import verify_compiled
 from satsudoku.backends import fast_kernel
 from satsudoku.constraints import CORE_KINDS, AllDifferent, Allowed, Constraint, lower
 from satsudoku.errors import UnsupportedPuzzleError
@@ -28,6 +29,7 @@ from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule
 
 kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
+verifier: Any = verify_compiled
 Words = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.int64]
 Cells = npt.NDArray[np.uint32]  # cell indices: unsigned, so compiled indexing needs no
@@ -175,10 +177,13 @@ class _Compilation:
             sols, np.zeros(1, dtype=np.int64), np.zeros((1, 3), dtype=np.int64),
         )  # fmt: skip
         _run(one, np.zeros(1, dtype=np.uint8), limit=1, deadline=None, max_nodes=None)
+        verifier.first_bad(
+            np.zeros((1, 1), dtype=np.uint8), sols, np.zeros(1, dtype=np.int64), 1, 1
+        )  # the command line's plain classic lines are verified in compiled code (fast_lines)
         cls.seconds = time.perf_counter() - began
         misses = sum(
             sum(fn.stats.cache_misses.values())
-            for fn in (kernel.solve_batch, kernel.search, kernel.start)
+            for fn in (kernel.solve_batch, kernel.search, kernel.start, verifier.first_bad)
         )
         if misses:
             where = kernel.CACHE_DIR or f"nowhere ({kernel.CACHE_REASON})"
@@ -306,15 +311,29 @@ class FastBackend:
             for puzzle in stream:
                 yield self.solve(puzzle, limit=limit, timeout=timeout)
             return
-        while chunk := list(islice(stream, 64)):
-            start = 0
-            while start < len(chunk):  # split where the shape or rules change
-                key = (chunk[start].shape, chunk[start].rules)
-                stop = start + 1
-                while stop < len(chunk) and (chunk[stop].shape, chunk[stop].rules) == key:
-                    stop += 1
-                yield from self._batch(chunk[start:stop], limit, timeout)
-                start = stop
+        while True:
+            chunk: list[Puzzle] = []
+            try:
+                chunk.extend(islice(stream, 64))
+            except Exception:  # a bad puzzle: those read before it are answered first
+                yield from self._runs(chunk, limit, timeout)
+                raise
+            if not chunk:
+                return
+            yield from self._runs(chunk, limit, timeout)
+
+    def _runs(
+        self, chunk: Sequence[Puzzle], limit: int, timeout: float | None
+    ) -> Iterator[Result]:
+        """`chunk`'s results, a batch per run of one shape and rule set."""
+        start = 0
+        while start < len(chunk):
+            key = (chunk[start].shape, chunk[start].rules)
+            stop = start + 1
+            while stop < len(chunk) and (chunk[stop].shape, chunk[stop].rules) == key:
+                stop += 1
+            yield from self._batch(chunk[start:stop], limit, timeout)
+            start = stop
 
     def _batch(
         self, puzzles: Sequence[Puzzle], limit: int, timeout: float | None

@@ -344,10 +344,16 @@ class Progress:
 
     def update(self, result: Result | None = None) -> None:
         """Count one finished puzzle, with its verdict and solutions when given."""
+        if result is None:
+            self.tally(None)
+        else:
+            self.tally(result.status.value, len(result.solutions))
+
+    def tally(self, status: str | None, solutions: int = 0) -> None:
+        """Count one finished puzzle by its verdict's name (the array paths keep no Result)."""
         self.done += 1
-        if result is not None:
-            self.solutions += len(result.solutions)
-            status = result.status.value
+        if status is not None:
+            self.solutions += solutions
             self.counts[status] = self.counts.get(status, 0) + 1
         self.current = ""
         now = time.perf_counter()

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing
 from functools import partial
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satsudoku.backends import Backend, backend_class
 from satsudoku.cluster import Cluster, add_cluster_options, cluster_from_args
@@ -34,7 +34,10 @@ from satsudoku.commands.common import (
 )
 from satsudoku.errors import SatsudokuError
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Result
+from satsudoku.result import Result, status_from
+
+if TYPE_CHECKING:
+    from satsudoku.backends import fast_lines
 
 
 def register(subparsers: Any) -> None:
@@ -76,10 +79,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         batch = _may_batch(args)
         if dask is None:
-            puzzles = _read_ahead(load_puzzles(args)) if batch else load_puzzles(args)
+            first = 0
+            if batch and _plain_lines_apply(args, backend):
+                first, whole = _solve_plain_lines(args, backend, progress)
+                if whole:
+                    return 0
+            puzzles = load_puzzles(args)
+            if first:  # the file goes on otherwise: read again, its plain lines skipped
+                puzzles = islice(puzzles, first, None)
+            puzzles = _read_ahead(puzzles) if batch else puzzles
             pairs = solve_stream(backend, puzzles, limit=args.limit, timeout=args.timeout)
             solved: Iterator[tuple[int, Puzzle, Result]] = (
-                (index, puzzle, result) for index, (puzzle, result) in enumerate(pairs)
+                (index, puzzle, result) for index, (puzzle, result) in enumerate(pairs, first)
             )
         else:
             solved = _solve_on_cluster(args, dask)
@@ -103,6 +114,114 @@ def _answer(args: argparse.Namespace, index: int, puzzle: Puzzle, result: Result
 
 
 BATCH, BATCH_SECONDS = 64, 0.1
+
+
+def _plain_lines_apply(args: argparse.Namespace, backend: Backend) -> bool:
+    """True when FILE's plain classic lines may take the array path: --backend fast, the file
+    read as text with nothing forced on it, and batch calls allowed (see FastBackend.solve_many).
+    """
+    if args.backend != "fast" or args.fmt not in ("auto", "line"):
+        return False
+    if args.rule or args.box or args.symbols or getattr(backend, "max_nodes", None) is not None:
+        return False
+    from satsudoku.backends import fast
+    from satsudoku.io.fpuzzles import looks_like_fpuzzles
+    from satsudoku.io.sudokupad import looks_like_sudokupad
+
+    if args.timeout is not None and args.timeout < fast._BATCH_MIN_TIMEOUT:
+        return False
+    if args.limit * 81 > fast._BATCH_CELLS:
+        return False
+    source = str(args.file)  # as iter_puzzles dispatches: these names are never read as text
+    links = looks_like_fpuzzles(source) or looks_like_sudokupad(source)
+    return not (links or source.endswith((".toml", ".json")))
+
+
+def _solve_plain_lines(
+    args: argparse.Namespace, backend: Backend, progress: Progress
+) -> tuple[int, bool]:
+    """Answer the plain classic lines FILE starts with, a kernel call per batch and no Python
+    per cell (io.classic_lines, backends.fast_lines); how many, and whether that was all.
+
+    A puzzle over the batch's node slice is read again in full and solved by `backend`, with
+    the clock; a grid the verifier refuses is raised after the answers before it are out.
+    """
+    from satsudoku.backends import fast, fast_lines
+    from satsudoku.io.classic_lines import ClassicRun
+    from satsudoku.io.source import open_input
+    from satsudoku.io.text import ReadOptions, parse_line
+
+    source = str(args.file)
+    answers = _PlainAnswers(args, source, fast._Compilation.ensure())
+    options = ReadOptions(source=source)
+    done = 0
+    with open_input(source, source) as raw:
+        lines = ClassicRun(raw)
+        for batch in lines.batches(fast_lines.batch_size(args.limit)):
+            verdicts = fast_lines.solve_classic(batch.givens, args.limit)
+            texts = []
+            for k in range(verdicts.verified):
+                if verdicts.finished[k]:
+                    text, status, found = answers.line(done, batch.linenos[k], verdicts, k)
+                    texts.append(text)
+                    progress.tally(status, found)
+                else:
+                    puzzle = parse_line(batch.text(k), options, int(batch.linenos[k]))
+                    result = backend.solve(puzzle, limit=args.limit, timeout=args.timeout)
+                    texts.append(_answer(args, done, puzzle, result))
+                    progress.update(result)
+                done += 1
+            if texts:
+                progress.emit("\n".join(texts))
+            if verdicts.refused is not None:
+                raise verdicts.refused
+    return done, done > 0 and not lines.stopped
+
+
+class _PlainAnswers:
+    """Answers written from the arrays, character for character what `_answer` writes for the
+    same verdict (tests/test_cli_stream.py compares the two): JSON pieces are made once."""
+
+    def __init__(self, args: argparse.Namespace, source: str, compiled: float | None) -> None:
+        self.json = args.json
+        self.limit = args.limit
+        self.where = json.dumps(source)[:-1] + ":"  # '"FILE:' then the line number
+        self.compiled = compiled  # in the first answer's stats, as FastBackend reports it
+        self.digits: tuple[int, str] = (-1, "")  # (id of the batch's sols, their symbols)
+
+    def line(
+        self, index: int, lineno: int, verdicts: fast_lines.Verdicts, k: int
+    ) -> tuple[str, str, int]:
+        """Puzzle k's answer, its verdict's name and its number of solutions."""
+        limit = self.limit
+        if self.digits[0] != id(verdicts.sols):
+            self.digits = (id(verdicts.sols), (verdicts.sols + 48).tobytes().decode("ascii"))
+        digits = self.digits[1]
+        found = int(verdicts.found[k])
+        exhausted = found < limit
+        status = status_from(found, limit=limit, exhausted=exhausted).value
+        at = k * limit * 81
+        grids = [digits[at + j * 81 : at + (j + 1) * 81] for j in range(found)]
+        if not self.json:
+            return " ".join([grids[0] if grids else "-", status, *grids[1:2]]), status, found
+        nodes = int(verdicts.nodes[k])
+        seconds = repr(round(verdicts.seconds / len(verdicts.found), 6))
+        backtracks = int(verdicts.backtracks[k])
+        stats = f'"nodes": {nodes}, "backtracks": {backtracks}, "time_s": {seconds}'
+        if self.compiled is not None:
+            stats += f', "compile_s": {round(round(self.compiled, 3), 6)!r}'
+            self.compiled = None
+        method = "exhaustive-search" if exhausted else "witness" if found >= 2 else "none"
+        quoted = [f'"{grid}"' for grid in grids]
+        text = (
+            f'{{"index": {index}, "status": "{status}", '
+            f'"solution": {quoted[0] if quoted else "null"}, '
+            f'"solutions": [{", ".join(quoted)}], "count": {found if exhausted else "null"}, '
+            f'"backend": "fast", "time_s": {seconds}, "stats": {{{stats}}}, '
+            f'"proof": {{"method": "{method}", "nodes": {nodes}, '
+            f'"complete": {"true" if exhausted else "false"}}}, "source": {self.where}{lineno}"}}'
+        )
+        return text, status, found
 
 
 def _may_batch(args: argparse.Namespace) -> bool:
