@@ -5,47 +5,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import MAX_TABLE, Constraint, DigitSets, Sum, TableTooLargeError
-from satsudoku.errors import PuzzleError
-from satsudoku.grid import Cell, Digit, Shape, cell_name
+from satsudoku.grid import Cell, Digit, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import as_list, cells_of, check_fields, distinct_positions, integer
-from satsudoku.rules.fields import names as cell_names
+from satsudoku.rules.fields import distinct_positions
+from satsudoku.rules.schema import Declared, ListOf, spec
+from satsudoku.rules.sums import CELLS_AND_SUM, cages_apart
 
 Cages = tuple[tuple[tuple[Cell, ...], int], ...]  # (cells, clue) per cage
-
-
-def _read_cages(
-    spec: Mapping[str, Any], shape: Shape, *, disjoint: bool, largest: int | None
-) -> Cages:
-    """`cages: [{cells: [...], sum: k}, …]`; every cage needs its sum."""
-    check_fields(spec, {"cages"})
-    cages = []
-    seen: dict[Cell, int] = {}
-    for i, item in enumerate(as_list(spec["cages"], "cages")):
-        where = f"cages[{i}]"
-        if not isinstance(item, Mapping) or set(item) != {"cells", "sum"}:
-            raise PuzzleError(f"{where} must be an object with exactly 'cells' and 'sum'")
-        cells = cells_of(item["cells"], shape, f"{where}.cells")
-        if largest is not None and len(cells) > largest:
-            raise PuzzleError(f"{where}.cells: {len(cells)} cells cannot all differ")
-        if disjoint:
-            for cell in cells:
-                if cell in seen:
-                    raise PuzzleError(
-                        f"{where}.cells: {cell_name(cell)} is already in cages[{seen[cell]}]"
-                    )
-                seen[cell] = i
-        cages.append((cells, integer(item["sum"], f"{where}.sum", low=1)))
-    return tuple(cages)
-
-
-def _cages_spec(kind: str, cages: Cages) -> dict[str, Any]:
-    return {"type": kind, "cages": [{"cells": cell_names(c), "sum": s} for c, s in cages]}
 
 
 def rellik_sets(size: int, count: int, clue: int) -> frozenset[frozenset[Digit]]:
@@ -68,7 +39,7 @@ def rellik_sets(size: int, count: int, clue: int) -> frozenset[frozenset[Digit]]
 
 @register_rule("rellik")
 @dataclass(frozen=True)
-class Rellik:
+class Rellik(Declared):
     """Cages hold different digits, and no one or more of a cage's digits add up to its clue.
 
     Meaning: ISS `RellikCage` ("any combination of one or more digits within the cage cannot
@@ -77,24 +48,20 @@ class Rellik:
     """
 
     type: ClassVar[str] = "rellik"
-    cages: Cages
+    cages: Cages = spec(ListOf(CELLS_AND_SUM))
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Rellik:
-        return cls(_read_cages(spec, shape, disjoint=True, largest=shape.size))
+    def validate(self, shape: Shape) -> None:
+        cages_apart([cells for cells, _ in self.cages], shape)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for cells, clue in self.cages:
             sets = rellik_sets(shape.size, len(cells), clue)
             yield DigitSets(cells, sets, f"no part sums to {clue}")
 
-    def to_spec(self) -> dict[str, Any]:
-        return _cages_spec(self.type, self.cages)
-
 
 @register_rule("sumcage")
 @dataclass(frozen=True)
-class SumCage:
+class SumCage(Declared):
     """The digits of each cage add up to its sum; unlike a killer cage, digits may repeat (as
     far as rows, columns and regions allow), and cages may overlap.
 
@@ -103,15 +70,8 @@ class SumCage:
     """
 
     type: ClassVar[str] = "sumcage"
-    cages: Cages
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> SumCage:
-        return cls(_read_cages(spec, shape, disjoint=False, largest=None))
+    cages: Cages = spec(ListOf(CELLS_AND_SUM))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for cells, total in self.cages:
             yield Sum(cells, total, distinct=distinct_positions(cells, shape))
-
-    def to_spec(self) -> dict[str, Any]:
-        return _cages_spec(self.type, self.cages)

@@ -10,12 +10,44 @@ from satsudoku.constraints import Allowed, Constraint
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import parse_cell, register_rule
-from satsudoku.rules.fields import as_list, check_fields, integer
+from satsudoku.rules.fields import as_list, integer
+from satsudoku.rules.schema import Declared, Kind, spec
+
+Candidates = tuple[tuple[Cell, frozenset[Digit]], ...]  # in cell order
+
+
+@dataclass(frozen=True)
+class CandidateTable(Kind[Candidates]):
+    """An object of cell: [digits], each cell once and each with at least one digit."""
+
+    def read(self, value: Any, shape: Shape, where: str) -> Candidates:
+        if not isinstance(value, Mapping):
+            raise PuzzleError(f"{where} must be an object of cell: [digits], not {value!r}")
+        found: dict[Cell, frozenset[Digit]] = {}
+        for key, digits in value.items():
+            cell = parse_cell(key, shape, where)
+            at = f"{where}.{cell_name(cell)}"
+            if cell in found:
+                raise PuzzleError(f"{at} is listed twice")
+            listed = [
+                integer(d, f"{at}[{i}]", low=1, high=shape.size)
+                for i, d in enumerate(as_list(digits, at))
+            ]
+            if not listed:
+                raise PuzzleError(f"{at} lists no digit")
+            found[cell] = frozenset(listed)
+        return tuple(sorted(found.items()))
+
+    def write(self, value: Candidates) -> dict[str, list[Digit]]:
+        return {cell_name(cell): sorted(digits) for cell, digits in value}
+
+    def describe(self) -> str:
+        return 'object of cell: digits, e.g. {"r1c1": [1, 2]}; each cell once, ≥ 1 digit'
 
 
 @register_rule("givencandidates")
 @dataclass(frozen=True)
-class GivenCandidates:
+class GivenCandidates(Declared):
     """Each listed cell holds one of its listed digits (sukaku and pencil-mark puzzles).
 
     Meaning: f-puzzles' per-cell `givenPencilMarks` as rangsk's SudokuSolver reads them, and
@@ -24,33 +56,8 @@ class GivenCandidates:
     """
 
     type: ClassVar[str] = "givencandidates"
-    candidates: tuple[tuple[Cell, frozenset[Digit]], ...]
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> GivenCandidates:
-        check_fields(spec, {"candidates"})
-        table = spec["candidates"]
-        if not isinstance(table, Mapping):
-            raise PuzzleError(f"candidates must be an object of cell: [digits], not {table!r}")
-        found: dict[Cell, frozenset[Digit]] = {}
-        for key, value in table.items():
-            cell = parse_cell(key, shape, "candidates")
-            where = f"candidates.{cell_name(cell)}"
-            if cell in found:
-                raise PuzzleError(f"{where} is listed twice")
-            digits = [
-                integer(d, f"{where}[{i}]", low=1, high=shape.size)
-                for i, d in enumerate(as_list(value, where))
-            ]
-            if not digits:
-                raise PuzzleError(f"{where} lists no digit")
-            found[cell] = frozenset(digits)
-        return cls(tuple(sorted(found.items())))
+    candidates: Candidates = spec(CandidateTable())
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for cell, digits in self.candidates:
             yield Allowed(cell, digits)
-
-    def to_spec(self) -> dict[str, Any]:
-        table = {cell_name(cell): sorted(digits) for cell, digits in self.candidates}
-        return {"type": self.type, "candidates": table}

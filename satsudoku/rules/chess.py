@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import AllDifferent, Constraint, Pair, Relation
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import check_fields, neighbours, orthogonal_pairs, same_house
+from satsudoku.rules.fields import neighbours, orthogonal_pairs, same_house
+from satsudoku.rules.schema import Declared
 
 KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))  # forward half: each pair is yielded once
 KING = ((1, -1), (1, 1))  # the orthogonal king moves share a row or column already
@@ -26,59 +27,35 @@ def _apart(shape: Shape, offsets: tuple[tuple[int, int], ...]) -> Iterator[Const
 
 @register_rule("antiknight")
 @dataclass(frozen=True)
-class AntiKnight:
+class AntiKnight(Declared):
     """Cells a chess knight's move apart hold different digits."""
 
     type: ClassVar[str] = "antiknight"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKnight:
-        check_fields(spec, set())
-        return cls()
-
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         yield from _apart(shape, KNIGHT)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}
 
 
 @register_rule("antiking")
 @dataclass(frozen=True)
-class AntiKing:
+class AntiKing(Declared):
     """Cells a chess king's move apart (diagonally touching) hold different digits."""
 
     type: ClassVar[str] = "antiking"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> AntiKing:
-        check_fields(spec, set())
-        return cls()
-
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         yield from _apart(shape, KING)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}
 
 
 @register_rule("nonconsecutive")
 @dataclass(frozen=True)
-class Nonconsecutive:
+class Nonconsecutive(Declared):
     """Orthogonally adjacent cells never hold consecutive digits."""
 
     type: ClassVar[str] = "nonconsecutive"
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Nonconsecutive:
-        check_fields(spec, set())
-        return cls()
-
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for a, b in orthogonal_pairs(shape):
             yield Pair(a, b, Relation.NOT_DIFFERENCE, 1)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}

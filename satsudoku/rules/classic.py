@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from satsudoku.constraints import AllDifferent, Constraint
-from satsudoku.errors import PuzzleError
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
+from satsudoku.rules.fields import check_fields
+from satsudoku.rules.schema import Declared
 
 
 @dataclass(frozen=True)
-class Classic:
+class Classic(Declared):
     """Rows, columns and regions (boxes or jigsaw) each hold every digit once.
 
     Every puzzle obeys it, so it is not listed among a puzzle's rules; it goes through the
@@ -27,9 +28,6 @@ class Classic:
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for house in shape.houses():
             yield AllDifferent(house)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}
 
 
 CLASSIC = Classic()
@@ -48,10 +46,8 @@ class Diagonal:
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Diagonal:
+        check_fields(spec, set())  # the type name says which diagonals; there are no fields
         kind = spec["type"]
-        unknown = set(spec) - {"type"}
-        if unknown:
-            raise PuzzleError(f"unexpected field {sorted(unknown)[0]!r}")
         return cls(positive=kind != "diagonal-", negative=kind != "diagonal+")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import AllDifferent, Constraint
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import cells_of, check_fields, names
+from satsudoku.rules.schema import Cells, Declared, spec
 
 
 def _regular(shape: Shape, rule: str) -> None:
@@ -18,19 +18,21 @@ def _regular(shape: Shape, rule: str) -> None:
         raise PuzzleError(f"{rule} needs regular boxes, not jigsaw regions")
 
 
+class _BoxRule(Declared):
+    """Base of the rules defined by the regular boxes; a jigsaw board is refused up front."""
+
+    @classmethod
+    def admit(cls, shape: Shape) -> None:
+        _regular(shape, cls.type)
+
+
 @register_rule("disjointgroups")
 @dataclass(frozen=True)
-class DisjointGroups:
+class DisjointGroups(_BoxRule):
     """Cells in the same position of every box hold different digits."""
 
     type: ClassVar[str] = "disjointgroups"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> DisjointGroups:
-        check_fields(spec, set())
-        _regular(shape, "disjointgroups")
-        return cls()
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         _regular(shape, "disjointgroups")
@@ -38,24 +40,15 @@ class DisjointGroups:
         for position in range(shape.size):
             yield AllDifferent(tuple(box[position] for box in boxes))
 
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}
-
 
 @register_rule("windoku")
 @dataclass(frozen=True)
-class Windoku:
+class Windoku(_BoxRule):
     """Extra box-sized windows, one cell in from the edges and one apart, hold every digit once
     (the four windows of a 9×9 at rows/columns 2–4 and 6–8)."""
 
     type: ClassVar[str] = "windoku"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Windoku:
-        check_fields(spec, set())
-        _regular(shape, "windoku")
-        return cls()
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         _regular(shape, "windoku")
@@ -66,29 +59,19 @@ class Windoku:
                     tuple((top + r, left + c) for r in range(rows) for c in range(cols))
                 )
 
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type}
-
 
 @register_rule("extraregion")
 @dataclass(frozen=True)
-class ExtraRegion:
+class ExtraRegion(Declared):
     """The given cells hold different digits (all n of them when the region has n cells)."""
 
     type: ClassVar[str] = "extraregion"
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
-    cells: tuple[Cell, ...]
+    cells: tuple[Cell, ...] = spec(Cells(minimum=2))
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ExtraRegion:
-        check_fields(spec, {"cells"})
-        cells = cells_of(spec["cells"], shape, "cells", minimum=2)
-        if len(cells) > shape.size:
-            raise PuzzleError(f"cells: {len(cells)} cells cannot hold different digits 1..n")
-        return cls(cells)
+    def validate(self, shape: Shape) -> None:
+        if len(self.cells) > shape.size:
+            raise PuzzleError(f"cells: {len(self.cells)} cells cannot hold different digits 1..n")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         yield AllDifferent(self.cells)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type, "cells": names(self.cells)}

@@ -3,18 +3,19 @@ own position number goes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import Constraint
 from satsudoku.grid import Cell, Shape, cell_name
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, implication_table
-from satsudoku.rules.fields import cells_of, check_fields, names
+from satsudoku.rules.schema import Cells, Declared, empty, spec
 
 KINDS = ("rows", "columns", "boxes")
+INDEXERS = Cells(minimum=0)
 
 
 def indexed(house: Digits, position: int) -> bool:
@@ -51,7 +52,7 @@ def _index_parts(house: tuple[Cell, ...], position: int, shape: Shape) -> tuple[
 
 @register_rule("indexer")
 @dataclass(frozen=True)
-class Indexer:
+class Indexer(Declared):
     """Row, column and box indexer cells.
 
     A cell in `columns` (a column indexer), rRcC holding X, says rRcX holds C; in `rows`, rXcC
@@ -65,15 +66,9 @@ class Indexer:
     """
 
     type: ClassVar[str] = "indexer"
-    rows: tuple[Cell, ...] = ()
-    columns: tuple[Cell, ...] = ()
-    boxes: tuple[Cell, ...] = ()
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Indexer:
-        check_fields(spec, set(), set(KINDS))
-        found = {kind: cells_of(spec.get(kind, []), shape, kind, minimum=0) for kind in KINDS}
-        return cls(found["rows"], found["columns"], found["boxes"])
+    rows: tuple[Cell, ...] = spec(INDEXERS, absent=[], omit=empty, default=())
+    columns: tuple[Cell, ...] = spec(INDEXERS, absent=[], omit=empty, default=())
+    boxes: tuple[Cell, ...] = spec(INDEXERS, absent=[], omit=empty, default=())
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for kind, cells in zip(KINDS, (self.rows, self.columns, self.boxes), strict=True):
@@ -82,10 +77,3 @@ class Indexer:
                 label = f"{kind[:-1]} indexer {cell_name(cell)}"
                 test = partial(indexed, position=position)
                 yield Condition(house, label, test, partial(_index_parts, house, position))
-
-    def to_spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = {"type": self.type}
-        for kind, cells in zip(KINDS, (self.rows, self.columns, self.boxes), strict=True):
-            if cells:
-                spec[kind] = names(cells)
-        return spec

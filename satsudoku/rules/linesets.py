@@ -3,24 +3,20 @@ class per run of cells), nabner lines (no equal or consecutive pair) and lockout
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import MAX_TABLE, Constraint, Pair, Relation, table_of
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits
-from satsudoku.rules.fields import check_fields, integer, lines_of, names
+from satsudoku.rules.lines import LineRule
+from satsudoku.rules.schema import N_MINUS_1, Integer, N, spec
 
-Lines = tuple[tuple[Cell, ...], ...]
 Classify = Callable[[Digit], int]
-
-
-def _spec(kind: str, lines: Lines) -> dict[str, Any]:
-    return {"type": kind, "lines": [names(line) for line in lines]}
 
 
 def _label(kind: str, line: tuple[Cell, ...]) -> str:
@@ -72,7 +68,7 @@ def _entropic_classes(shape: Shape) -> Classify:
 
 @register_rule("entropicline")
 @dataclass(frozen=True)
-class EntropicLine:
+class EntropicLine(LineRule):
     """Every run of three cells along a line holds one low, one middle and one high digit
     (1-3, 4-6, 7-9 on 9×9; on n×n the thirds of 1..n); a line of two holds two classes.
 
@@ -82,27 +78,21 @@ class EntropicLine:
     """
 
     type: ClassVar[str] = "entropicline"
-    lines: Lines
 
     @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> EntropicLine:
-        check_fields(spec, {"lines"})
+    def admit(cls, shape: Shape) -> None:
         if shape.size % 3:
             raise PuzzleError(f"needs a size divisible by 3 (low, middle, high), not {shape.size}")
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         classify = _entropic_classes(shape)
         for line in self.lines:
             yield class_line("entropic", line, classify, 3)
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("modularline")
 @dataclass(frozen=True)
-class ModularLine:
+class ModularLine(LineRule):
     """Every run of `modulus` cells along a line (3 unless given) holds one digit of each
     residue modulo `modulus`; a shorter line holds different residues.
 
@@ -112,30 +102,17 @@ class ModularLine:
     """
 
     type: ClassVar[str] = "modularline"
-    lines: Lines
-    modulus: int = 3
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ModularLine:
-        check_fields(spec, {"lines"}, {"modulus"})
-        modulus = integer(spec.get("modulus", 3), "modulus", low=2, high=shape.size)
-        return cls(lines_of(spec["lines"], shape, "lines"), modulus)
+    modulus: int = spec(Integer(2, N), absent=3, omit=lambda m: m == 3, default=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         m = self.modulus
         for line in self.lines:
             yield class_line(f"modular {m}", line, lambda d: d % m, m)
 
-    def to_spec(self) -> dict[str, Any]:
-        spec = _spec(self.type, self.lines)
-        if self.modulus != 3:
-            spec["modulus"] = self.modulus
-        return spec
-
 
 @register_rule("parityline")
 @dataclass(frozen=True)
-class ParityLine:
+class ParityLine(LineRule):
     """Digits along a line alternate between odd and even.
 
     Meaning: the parity-line rule as setters state it, e.g. Marty Sears' "Parity Fish" in
@@ -145,24 +122,15 @@ class ParityLine:
     """
 
     type: ClassVar[str] = "parityline"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ParityLine:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             yield class_line("parity", line, lambda d: d % 2, 2)
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("nabner")
 @dataclass(frozen=True)
-class Nabner:
+class Nabner(LineRule):
     """No two digits on a line are equal or consecutive, wherever they stand on it.
 
     Meaning: rangsk's SudokuSolver `nabner` ("no two digits on the line may be the same or
@@ -170,27 +138,15 @@ class Nabner:
     """
 
     type: ClassVar[str] = "nabner"
-    lines: Lines
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Nabner:
-        check_fields(spec, {"lines"})
-        lines = lines_of(spec["lines"], shape, "lines")
-        for i, line in enumerate(lines):
-            if len(line) > (shape.size + 1) // 2:
-                raise PuzzleError(
-                    f"lines[{i}]: {len(line)} cells cannot hold digits 2 apart from each other"
-                )
-        return cls(lines)
+    def validate(self, shape: Shape) -> None:
+        self.longest_at_most((shape.size + 1) // 2, "cannot hold digits 2 apart from each other")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for i, a in enumerate(line):
                 for b in line[i + 1 :]:
                     yield Pair(a, b, Relation.AT_LEAST, 2)
-
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
 
 
 def locked_out(line: Digits, difference: int) -> bool:
@@ -201,7 +157,7 @@ def locked_out(line: Digits, difference: int) -> bool:
 
 @register_rule("lockout")
 @dataclass(frozen=True)
-class Lockout:
+class Lockout(LineRule):
     """The two ends of a line (its diamonds) differ by at least `difference` (4 unless given),
     and every other digit on the line lies outside the range they span, ends included.
 
@@ -211,18 +167,14 @@ class Lockout:
     """
 
     type: ClassVar[str] = "lockout"
-    lines: Lines
-    difference: int = 4
+    difference: int = spec(Integer(1, N_MINUS_1), absent=4, omit=lambda d: d == 4, default=4)
 
     @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Lockout:
-        check_fields(spec, {"lines"}, {"difference"})
+    def admit(cls, shape: Shape) -> None:
         if shape.size**3 > MAX_TABLE:  # each inner cell is a table of n³ digit triples
             raise PuzzleError(
                 f"needs a board of at most 58x58 (its tables grow as n³), not size {shape.size}"
             )
-        difference = integer(spec.get("difference", 4), "difference", low=1, high=shape.size - 1)
-        return cls(lines_of(spec["lines"], shape, "lines"), difference)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
@@ -241,9 +193,3 @@ class Lockout:
                 )
             )
         return tuple(out)
-
-    def to_spec(self) -> dict[str, Any]:
-        spec = _spec(self.type, self.lines)
-        if self.difference != 4:
-            spec["difference"] = self.difference
-        return spec

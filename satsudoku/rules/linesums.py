@@ -3,20 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import Constraint, Sum
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import check_fields, distinct_positions, lines_of, names
-
-Lines = tuple[tuple[Cell, ...], ...]
-
-
-def _spec(kind: str, lines: Lines) -> dict[str, Any]:
-    return {"type": kind, "lines": [names(line) for line in lines]}
+from satsudoku.rules.fields import distinct_positions
+from satsudoku.rules.lines import LineRule, Lines, lines_field
 
 
 def equal_sums(first: tuple[Cell, ...], second: tuple[Cell, ...], shape: Shape) -> Sum:
@@ -28,7 +23,7 @@ def equal_sums(first: tuple[Cell, ...], second: tuple[Cell, ...], shape: Shape) 
 
 @register_rule("zipperline")
 @dataclass(frozen=True)
-class ZipperLine:
+class ZipperLine(LineRule):
     """Cells at equal distance from a line's centre add up to the same total; on a line of odd
     length that total is the centre digit.
 
@@ -38,12 +33,7 @@ class ZipperLine:
     """
 
     type: ClassVar[str] = "zipperline"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> ZipperLine:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines", minimum=3))
+    lines: Lines = lines_field(minimum=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
@@ -56,9 +46,6 @@ class ZipperLine:
             else:
                 for pair, following in zip(pairs, pairs[1:], strict=False):
                     yield equal_sums(pair, following, shape)
-
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
 
 
 def region_segments(line: tuple[Cell, ...], shape: Shape) -> list[tuple[Cell, ...]]:
@@ -75,7 +62,7 @@ def region_segments(line: tuple[Cell, ...], shape: Shape) -> list[tuple[Cell, ..
 
 @register_rule("regionsumline")
 @dataclass(frozen=True)
-class RegionSumLine:
+class RegionSumLine(LineRule):
     """Region borders cut each line into segments that all have the same sum; a line that
     enters a region twice has two segments there, each with that sum.
 
@@ -86,12 +73,6 @@ class RegionSumLine:
     """
 
     type: ClassVar[str] = "regionsumline"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> RegionSumLine:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines"))
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
@@ -99,13 +80,10 @@ class RegionSumLine:
             for first, second in zip(segments, segments[1:], strict=False):
                 yield equal_sums(first, second, shape)
 
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)
-
 
 @register_rule("doublearrow")
 @dataclass(frozen=True)
-class DoubleArrow:
+class DoubleArrow(LineRule):
     """The digits strictly inside a line add up to the sum of its two ends (its two circles).
 
     Meaning: ISS `DoubleArrow` ("the sum of the values along the line equal the sum of the
@@ -113,16 +91,8 @@ class DoubleArrow:
     """
 
     type: ClassVar[str] = "doublearrow"
-    lines: Lines
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> DoubleArrow:
-        check_fields(spec, {"lines"})
-        return cls(lines_of(spec["lines"], shape, "lines", minimum=3))
+    lines: Lines = lines_field(minimum=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             yield equal_sums((line[0], line[-1]), line[1:-1], shape)
-
-    def to_spec(self) -> dict[str, Any]:
-        return _spec(self.type, self.lines)

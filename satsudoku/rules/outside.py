@@ -3,20 +3,21 @@ numbered rooms (sandwiches, whose clue reads the same from both ends, live in `s
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import Allowed, Constraint
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
-from satsudoku.rules.fields import as_list, check_fields, integer
+from satsudoku.rules.schema import NO_CLUES, BySize, Clues, Declared, N, empty, spec
 
 SIDES = ("left", "right", "top", "bottom")
-Clues = tuple[tuple[int | None, ...], ...]  # one tuple per side in SIDES order, n entries each
+SIDE = Clues()  # each rule's `highest` bounds its clues (checked in `validate`)
+SideClues = tuple[tuple[int | None, ...], ...]  # one tuple per side in SIDES order, n entries each
 
 
 def side_line(shape: Shape, side: str, index: int) -> tuple[Cell, ...]:
@@ -37,44 +38,35 @@ def where(side: str, index: int) -> str:
 
 
 @dataclass(frozen=True)
-class _OutsideRule:
-    """Shared by the rules whose fields are `left`, `right`, `top`, `bottom`: n entries each,
-    0 (or null) where that row or column has no clue on that side. No clue of these rules can
-    be 0, and TOML has no null, so documents are written with 0."""
+class _OutsideRule(Declared):
+    """Shared by the rules whose fields are the sides `left`, `right`, `top`, `bottom`: n
+    entries each, 0 (or null) where that row or column has no clue on that side. No clue of
+    these rules can be 0, and TOML has no null, so documents are written with 0."""
 
-    type: ClassVar[str]
-    clues: Clues
+    highest: ClassVar[BySize]  # the largest clue on an n×n board
+    left: tuple[int | None, ...] = spec(SIDE, absent=NO_CLUES, omit=empty, default=())
+    right: tuple[int | None, ...] = spec(SIDE, absent=NO_CLUES, omit=empty, default=())
+    top: tuple[int | None, ...] = spec(SIDE, absent=NO_CLUES, omit=empty, default=())
+    bottom: tuple[int | None, ...] = spec(SIDE, absent=NO_CLUES, omit=empty, default=())
 
-    @classmethod
-    def read(cls, spec: Mapping[str, Any], shape: Shape, high: int) -> Clues:
-        check_fields(spec, set(), set(SIDES))
-        n = shape.size
-        sides = []
-        for side in SIDES:
-            items = as_list(spec.get(side, [None] * n), side)
-            if len(items) != n:
-                raise PuzzleError(f"{side} needs {n} entries (0 for no clue), got {len(items)}")
-            # Every clue is at least 1 here, so 0 (as TOML must write it) or null means none.
-            values = [
-                None if v is None else integer(v, f"{side}[{i}]", low=0, high=high)
-                for i, v in enumerate(items)
-            ]
-            sides.append(tuple(v or None for v in values))
-        return tuple(sides)
+    @property
+    def clues(self) -> SideClues:
+        """The four sides in SIDES order."""
+        return self.left, self.right, self.top, self.bottom
 
     def lines(self, shape: Shape) -> Iterator[tuple[str, tuple[Cell, ...], int]]:
         """(where, the cells from the clue's side, clue) for every clue."""
-        for side, clues in zip(SIDES, self.clues, strict=True):
+        for name, clues in zip(SIDES, self.clues, strict=True):
             for index, clue in enumerate(clues):
                 if clue is not None:
-                    yield where(side, index), side_line(shape, side, index), clue
+                    yield where(name, index), side_line(shape, name, index), clue
 
-    def to_spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = {"type": self.type}
-        for side, clues in zip(SIDES, self.clues, strict=True):
-            if any(v is not None for v in clues):
-                spec[side] = [0 if v is None else v for v in clues]
-        return spec
+    def validate(self, shape: Shape) -> None:
+        highest = self.highest.of(shape.size)
+        for name, clues in zip(SIDES, self.clues, strict=True):
+            for index, clue in enumerate(clues):
+                if clue is not None and clue > highest:
+                    raise PuzzleError(f"{name}[{index}] = {clue} is outside 0..{highest}")
 
 
 def x_sum(line: Digits, total: int) -> bool:
@@ -126,10 +118,7 @@ class XSum(_OutsideRule):
 
     type: ClassVar[str] = "xsum"
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> XSum:
-        n = shape.size
-        return cls(cls.read(spec, shape, n * (n + 1) // 2))
+    highest = BySize("n(n+1)/2", lambda n: n * (n + 1) // 2)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, total in self.lines(shape):
@@ -179,9 +168,7 @@ class Skyscraper(_OutsideRule):
 
     type: ClassVar[str] = "skyscraper"
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Skyscraper:
-        return cls(cls.read(spec, shape, shape.size))
+    highest = N
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, count in self.lines(shape):
@@ -224,9 +211,7 @@ class NumberedRoom(_OutsideRule):
 
     type: ClassVar[str] = "numberedroom"
 
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> NumberedRoom:
-        return cls(cls.read(spec, shape, shape.size))
+    highest = N
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for place, line, clue in self.lines(shape):

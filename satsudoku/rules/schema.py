@@ -77,7 +77,7 @@ class Cells(Kind[tuple[Cell, ...]]):
         return [cell_name(cell) for cell in value]
 
     def describe(self) -> str:
-        return "list of distinct cells" + (f", at least {self.minimum}" if self.minimum > 1 else "")
+        return "list of distinct cells" + (f" (≥ {self.minimum})" if self.minimum > 1 else "")
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Region(Cells):
 
 
 @dataclass(frozen=True)
-class Line(Kind[tuple[Cell, ...]]):
+class Line(Cells):
     """Distinct cells in order, each a king's move from the one before."""
 
     minimum: int = 2
@@ -102,11 +102,8 @@ class Line(Kind[tuple[Cell, ...]]):
     def read(self, value: Any, shape: Shape, where: str) -> tuple[Cell, ...]:
         return line_of(value, shape, where, minimum=self.minimum)
 
-    def write(self, value: tuple[Cell, ...]) -> list[str]:
-        return [cell_name(cell) for cell in value]
-
     def describe(self) -> str:
-        return f"line: at least {self.minimum} distinct cells, each a king's move from the last"
+        return f"a line of ≥ {self.minimum} distinct cells, each a king's move from the one before"
 
 
 @dataclass(frozen=True)
@@ -129,7 +126,7 @@ class CellPair(Kind[tuple[Cell, Cell]]):
         return [cell_name(value[0]), cell_name(value[1])]
 
     def describe(self) -> str:
-        return "two orthogonally adjacent cells" + (f", {self.order}" if self.order else "")
+        return "[a, b], two orthogonally adjacent cells" + (f", {self.order}" if self.order else "")
 
 
 @dataclass(frozen=True)
@@ -214,7 +211,8 @@ class Clues(Kind[tuple[int | None, ...]]):
 
     def describe(self) -> str:
         blank = "null" if self.zero_is_clue else "0 or null"
-        return f"n entries, each a clue 0..{_bound_text(self.high)} or {blank} for none"
+        bound = " (bounded by the rule)" if self.high is None else f" 0..{_bound_text(self.high)}"
+        return f"n entries, each a clue{bound} or {blank} for none"
 
 
 @dataclass(frozen=True)
@@ -232,7 +230,7 @@ class ListOf(Kind[tuple[T, ...]]):
         return [self.item.write(v) for v in value]
 
     def describe(self) -> str:
-        return f"list; each item: {self.item.describe()}"
+        return f"list, each item {self.item.describe()}"
 
 
 @dataclass(frozen=True)
@@ -310,7 +308,7 @@ class Object(Kind[T]):
             f"`{key}`{'?' if key in self.optional else ''}: {kind.describe()}"
             for key, kind in self.fields.items()
         ]
-        return "object {" + "; ".join(parts) + "}"
+        return "an object {" + "; ".join(parts) + "}"
 
 
 REQUIRED: Any = dataclasses.MISSING
