@@ -2,77 +2,125 @@
 
 Usage: python benchmarks/bench_fast.py [--count N] [--rounds R] [--tdoku LIB] [--cli N]
 [--breakdown] [--sat] [--prototype].
-Puzzles/s, uniqueness proved by every engine (limit 2), on samples of 17clue, top1465 and
+Puzzles per CPU second (user + system: on a shared machine wall time mostly waits for a core),
+uniqueness proved by every engine (limit 2), on samples of 17clue, top1465 and
 forum-hardest-1106 from ../shared/data (tests/data when absent). Engines run in one process,
 interleaved, best of R rounds, so load from other processes hits all alike; ratios are to
 pencilmark (`pip install pencilmark`, structure built once, `_csolver.brute_solve`). tdoku is
 measured when its shared library is given (built from t-dillon/tdoku: g++ -O3 -march=native
 -shared -fPIC src/solver_dpll_triad_simd.cc src/util.cc). `--cli N` adds `satsudoku solve FILE
---json --backend fast` end to end (time for N puzzles minus time for one: start-up excluded),
-and `--breakdown` times the CLI's stages in-process (read, kernel, results and verification,
-JSON). Every engine's answers are checked against the fast backend's verified grids.
+--json --backend fast` end to end (CPU time of the child for N puzzles minus that for one:
+start-up excluded), and `--breakdown` times the stages of its array path in-process (reading
+plain lines, kernel, compiled verifier, JSON lines). Every engine's answers are checked
+against the fast backend's verified grids, and the CLI's lines against them too.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import io
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_sat's prototype
 
 from bench_sat import DATASETS, load, prototype, to_puzzles  # noqa: E402
 
-from satsudoku.backends.fast import FastBackend, _Compilation, structure_for  # noqa: E402
+from satsudoku.backends import fast_lines  # noqa: E402
+from satsudoku.backends.fast import FastBackend, _Compilation, structure_for, verifier  # noqa: E402
 from satsudoku.backends.fast import kernel as fast_kernel  # noqa: E402
 from satsudoku.backends.sat import SatBackend  # noqa: E402
-from satsudoku.commands.common import result_json  # noqa: E402
-from satsudoku.io import read_puzzles  # noqa: E402
+from satsudoku.cli import build_parser  # noqa: E402
+from satsudoku.commands.common import Progress  # noqa: E402
+from satsudoku.commands.solve import _PlainAnswers  # noqa: E402
+from satsudoku.io.classic_lines import ClassicRun, Lines  # noqa: E402
 from satsudoku.puzzle import Puzzle  # noqa: E402
 from satsudoku.result import Result, Status  # noqa: E402
-from satsudoku.verify import violations  # noqa: E402
 
 PENCILMARK = "pencilmark C++ (in-process)"
+KERNEL = "satsudoku fast: kernel only"
+CLI = "satsudoku solve --json --backend fast (CLI)"
 TDOKU = "tdoku C++ SIMD (ctypes)"
 PROTOTYPE = "pysat prototype (extended, cadical195)"
 Answers = list[str]  # per puzzle: the unique solution's 81 digits, or "" when not unique
+VERIFIED = "satsudoku fast: kernel + compiled verifier"
 
 
-def fast_api(puzzles: Sequence[Puzzle]) -> Answers:
-    """The backend as a library user calls it: Results, every grid verified."""
-    return [_answer(r) for r in FastBackend().solve_many(puzzles)]
+@dataclass
+class Engine:
+    """An engine timed on its own work: `prepare` makes its input from the puzzles and
+    `answers` reads its output, both untimed; only `run` is timed."""
+
+    run: Callable[[Any], Any]
+    prepare: Callable[[Sequence[Puzzle]], Any] = list
+    answers: Callable[[Any], Answers] = list
 
 
-def fast_kernel_only(puzzles: Sequence[Puzzle]) -> Answers:
+def givens_of(puzzles: Sequence[Puzzle]) -> npt.NDArray[np.uint8]:
+    return np.array([p.givens.values for p in puzzles], dtype=np.uint8)
+
+
+def fast_kernel_only(givens: npt.NDArray[np.uint8]) -> tuple[Any, Any]:
     """One batch call of the compiled kernel: no Result, no verification (the floor)."""
-    structure = structure_for(puzzles[0])
-    givens = np.array([p.givens.values for p in puzzles], dtype=np.uint8)
-    sols = np.empty((len(puzzles), 2, 81), dtype=np.uint8)
-    found = np.zeros(len(puzzles), dtype=np.int64)
-    counters = np.zeros((len(puzzles), 3), dtype=np.int64)
+    structure = structure_for(Puzzle.empty(fast_lines.CLASSIC))
+    sols = np.empty((len(givens), 2, 81), dtype=np.uint8)
+    found = np.zeros(len(givens), dtype=np.int64)
+    counters = np.zeros((len(givens), 3), dtype=np.int64)
     fast_kernel.solve_batch(
         givens, structure.allowed, *structure.args(), True, False, 1 << 40, sols, found, counters
     )
-    return ["".join(map(str, sols[k, 0])) if found[k] == 1 else "" for k in range(len(puzzles))]
+    return sols, found
 
 
-def sat_default(puzzles: Sequence[Puzzle]) -> Answers:
-    backend = SatBackend()
-    answers = [_answer(r) for r in backend.solve_many(puzzles)]
-    backend.close()
+def kernel_answers(raw: tuple[Any, Any]) -> Answers:
+    sols, found = raw
+    return ["".join(map(str, sols[k, 0])) if found[k] == 1 else "" for k in range(len(found))]
+
+
+def fast_verified(givens: npt.NDArray[np.uint8]) -> list[fast_lines.Verdicts]:
+    """The CLI's engine: batch calls of the kernel, every grid through the compiled verifier."""
+    size = fast_lines.batch_size(2)
+    return [fast_lines.solve_classic(givens[k : k + size], 2) for k in range(0, len(givens), size)]
+
+
+def verified_answers(batches: list[fast_lines.Verdicts]) -> Answers:
+    answers: Answers = []
+    for verdicts in batches:
+        if verdicts.refused is not None or not verdicts.finished.all():
+            raise SystemExit(f"the kernel + verifier: {verdicts.refused or 'over its slice'}")
+        answers += kernel_answers((verdicts.sols, verdicts.found))
     return answers
+
+
+def fast_api(puzzles: Sequence[Puzzle]) -> list[Result]:
+    """The backend as a library user calls it: Results, every grid verified."""
+    return list(FastBackend().solve_many(puzzles))
+
+
+def sat_default(puzzles: Sequence[Puzzle]) -> list[Result]:
+    backend = SatBackend()
+    results = list(backend.solve_many(puzzles))
+    backend.close()
+    return results
+
+
+def result_answers(results: list[Result]) -> Answers:
+    return [_answer(result) for result in results]
 
 
 def _answer(result: Result) -> str:
@@ -80,8 +128,9 @@ def _answer(result: Result) -> str:
     return "".join(map(str, grid.values)) if result.status is Status.UNIQUE and grid else ""
 
 
-def pencilmark_engine() -> Callable[[Sequence[Puzzle]], Answers] | None:
-    """pencilmark's C++ search with its classic structure built once (None if not installed)."""
+def pencilmark_engine() -> Engine | None:
+    """pencilmark's C++ search with its classic structure built once (None if not installed);
+    its input is the list of (cell, digit) givens it takes."""
     try:
         from pencilmark import _csolver, cbackend, model
     except ImportError:
@@ -90,16 +139,29 @@ def pencilmark_engine() -> Callable[[Sequence[Puzzle]], Answers] | None:
     classic.finalize()
     structure = cbackend.to_cpuzzle(classic)
 
-    def run(puzzles: Sequence[Puzzle]) -> Answers:
-        answers = []
-        for puzzle in puzzles:
-            givens = [(i, v) for i, v in enumerate(puzzle.givens.values) if v]
-            sols, complete = _csolver.brute_solve(structure, givens, 2, 2_000_000, None, True)
-            unique = complete and len(sols) == 1
-            answers.append("".join(map(str, sols[0])) if unique else "")
-        return answers
+    def prepare(puzzles: Sequence[Puzzle]) -> list[list[tuple[int, int]]]:
+        return [[(i, v) for i, v in enumerate(p.givens.values) if v] for p in puzzles]
 
-    return run
+    def run(inputs: list[list[tuple[int, int]]]) -> list[Any]:
+        return [_csolver.brute_solve(structure, g, 2, 2_000_000, None, True) for g in inputs]
+
+    def answers(raw: list[Any]) -> Answers:
+        unique = [complete and len(sols) == 1 for sols, complete in raw]
+        return ["".join(map(str, r[0][0])) if u else "" for r, u in zip(raw, unique, strict=True)]
+
+    return Engine(run, prepare, answers)
+
+
+def prototype_engine(lines: Sequence[str]) -> Engine:
+    """The issue's pysat prototype on the sample's lines; it returns the count of unique ones."""
+
+    def prepare(puzzles: Sequence[Puzzle]) -> list[str]:
+        return list(lines)
+
+    def answers(count: int) -> Answers:
+        return ["unique"] * count
+
+    return Engine(prototype, prepare, answers)
 
 
 class Tdoku:
@@ -122,16 +184,23 @@ class Tdoku:
         self.solution = ctypes.create_string_buffer(82)
         self.guesses = ctypes.c_size_t(0)
 
-    def __call__(self, puzzles: Sequence[Puzzle]) -> Answers:
-        solve, solution, guesses = self.solve, self.solution, ctypes.byref(self.guesses)
-        texts = [_text(p) for p in puzzles]
-        return ["1" if solve(text, 2, 0, solution, guesses) == 1 else "" for text in texts]
+    def engine(self) -> Engine:
+        def run(texts: list[bytes]) -> list[int]:
+            solve, solution, guesses = self.solve, self.solution, ctypes.byref(self.guesses)
+            return [solve(text, 2, 0, solution, guesses) for text in texts]
+
+        def answers(counts: list[int]) -> Answers:
+            return ["1" if count == 1 else "" for count in counts]
+
+        return Engine(run, lambda puzzles: [_text(p) for p in puzzles], answers)
 
     def grids(self, puzzles: Sequence[Puzzle]) -> Answers:
         answers = []
-        for unique, puzzle in zip(self(puzzles), puzzles, strict=True):
+        for puzzle in puzzles:
+            text = _text(puzzle)
+            unique = self.solve(text, 2, 0, self.solution, ctypes.byref(self.guesses)) == 1
             if unique:
-                self.solve(_text(puzzle), 1, 0, self.solution, ctypes.byref(self.guesses))
+                self.solve(text, 1, 0, self.solution, ctypes.byref(self.guesses))
             answers.append(self.solution.value[:81].decode() if unique else "")
         return answers
 
@@ -140,9 +209,10 @@ def _text(puzzle: Puzzle) -> bytes:
     return "".join(str(v) if v else "." for v in puzzle.givens.values).encode()
 
 
-def cli_times(lines: Sequence[str], count: int) -> tuple[float, float]:
-    """Seconds of `satsudoku solve FILE --json --backend fast` on `count` puzzles (the sample
-    repeated as needed) and on one; their difference is the throughput, start-up excluded."""
+def cli_times(lines: Sequence[str], count: int, truth: Answers) -> tuple[float, float]:
+    """CPU seconds of `satsudoku solve FILE --json --backend fast` on `count` puzzles (the
+    sample repeated as needed) and on one; their difference is the work, start-up excluded.
+    Every line written is checked against `truth`."""
     many_lines = [lines[k % len(lines)] for k in range(count)]
     with tempfile.TemporaryDirectory() as folder:
         many, one = Path(folder, "many.txt"), Path(folder, "one.txt")
@@ -151,57 +221,65 @@ def cli_times(lines: Sequence[str], count: int) -> tuple[float, float]:
         times = []
         for target in (many, one):
             command = [sys.executable, "-m", "satsudoku", "solve", str(target), "--json"]
-            start = time.perf_counter()
-            subprocess.run([*command, "--backend", "fast"], check=True, stdout=subprocess.DEVNULL)
-            times.append(time.perf_counter() - start)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            child = subprocess.run(
+                [*command, "--backend", "fast"], check=True, capture_output=True, text=True
+            )
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            if target == many:
+                records = [json.loads(line) for line in child.stdout.splitlines()]
+                written = [r["solution"] if r["status"] == "unique" else "" for r in records]
+                check("the CLI", written, [truth[k % len(truth)] for k in range(count)])
     return times[0], times[1]
 
 
 def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
-    """Seconds per 1000 puzzles for each stage of `solve --json` (in-process, best of rounds)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        handle.write("\n".join(lines) + "\n")
+    """CPU ms per 1000 puzzles for each stage of `solve --json`'s array path (best of rounds)."""
+    data = ("\n".join(lines) + "\n").encode()
+    args = build_parser("solve").parse_args(["solve", "x.txt", "--json", "--backend", "fast"])
     best: dict[str, float] = {}
 
     def timed(stage: str, work: Callable[[], Any]) -> Any:
-        start = time.perf_counter()
+        start = time.process_time()
         value = work()
-        best[stage] = min(best.get(stage, float("inf")), time.perf_counter() - start)
+        best[stage] = min(best.get(stage, float("inf")), time.process_time() - start)
         return value
 
-    try:
-        for _ in range(rounds):
-            puzzles = timed("read", partial(read_puzzles, handle.name))
-            timed("kernel", partial(fast_kernel_only, puzzles))
-            results = timed("solve_many", partial(fast_api_results, puzzles))
-            pairs = list(zip(puzzles, results, strict=True))
-            timed("verify", partial(verify_all, pairs))
-            timed("json", partial(json_all, pairs))
-    finally:
-        os.unlink(handle.name)
+    def solve(batches: list[Lines]) -> list[fast_lines.Verdicts]:
+        return [fast_lines.solve_classic(batch.givens, 2) for batch in batches]
+
+    def kernel(batches: list[Lines]) -> None:
+        for batch in batches:
+            fast_kernel_only(batch.givens)
+
+    def verify(batches: list[Lines], answers: list[fast_lines.Verdicts]) -> None:
+        for batch, verdicts in zip(batches, answers, strict=True):
+            verifier.first_bad(batch.givens, verdicts.sols, verdicts.found, 3, 3)
+
+    def write(batches: list[Lines], answers: list[fast_lines.Verdicts]) -> None:
+        plain, progress = _PlainAnswers(args, "x.txt", None), Progress(False)
+        out, index = io.StringIO(), 0
+        for batch, verdicts in zip(batches, answers, strict=True):
+            texts = plain.lines(index, batch.linenos, verdicts, progress)
+            index += len(texts)
+            out.write("\n".join(map(str, texts)) + "\n")
+
+    size = fast_lines.batch_size(2)
+    for _ in range(rounds):
+        batches = timed("read", lambda: list(ClassicRun(io.BytesIO(data)).batches(size)))
+        timed("kernel", partial(kernel, batches))
+        answers = timed("solve", partial(solve, batches))
+        timed("verify", partial(verify, batches, answers))
+        timed("json", partial(write, batches, answers))
     scale = 1000 / len(lines)
     return {
-        "read (parse the file into Puzzles)": best["read"] * scale,
-        "kernel (one batch call)": best["kernel"] * scale,
-        "results: grids, Result, make_result": (best["solve_many"] - best["kernel"]) * scale,
-        "  of which the verifier (violations)": best["verify"] * scale,
-        "json (result_json + dumps)": best["json"] * scale,
+        "read (plain lines to arrays of givens)": best["read"] * scale,
+        "kernel (batch calls of 202 puzzles)": best["kernel"] * scale,
+        "compiled verifier": best["verify"] * scale,
+        "kernel + verifier (fast_lines.solve_classic)": best["solve"] * scale,
+        "JSON lines (_PlainAnswers)": best["json"] * scale,
     }
-
-
-def fast_api_results(puzzles: Sequence[Puzzle]) -> list[Result]:
-    return list(FastBackend().solve_many(puzzles))
-
-
-def verify_all(pairs: Sequence[tuple[Puzzle, Result]]) -> None:
-    for puzzle, result in pairs:
-        for grid in result.solutions:
-            violations(puzzle, grid)
-
-
-def json_all(pairs: Sequence[tuple[Puzzle, Result]]) -> None:
-    for index, (puzzle, result) in enumerate(pairs):
-        json.dumps(result_json(index, puzzle, result))
 
 
 def check(label: str, answers: Answers, truth: Answers) -> None:
@@ -231,52 +309,56 @@ def main() -> None:
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if compiled:
         print(f"(kernel compiled in {compiled:.1f} s first)")
-    engines: dict[str, Callable[[Sequence[Puzzle]], Answers]] = {}
+    engines: dict[str, Engine] = {}
     if (pencilmark := pencilmark_engine()) is not None:
         engines[PENCILMARK] = pencilmark
     tdoku = Tdoku(args.tdoku) if args.tdoku and Path(args.tdoku).is_file() else None
     if tdoku is not None:
-        engines[TDOKU] = tdoku
-    engines["satsudoku fast: kernel only"] = fast_kernel_only
-    engines["satsudoku fast: solve_many"] = fast_api
+        engines[TDOKU] = tdoku.engine()
+    engines[KERNEL] = Engine(fast_kernel_only, givens_of, kernel_answers)
+    engines[VERIFIED] = Engine(fast_verified, givens_of, verified_answers)
+    engines["satsudoku fast: solve_many (Results)"] = Engine(fast_api, answers=result_answers)
     if args.sat:
-        engines["satsudoku sat (default)"] = sat_default
+        engines["satsudoku sat (default)"] = Engine(sat_default, answers=result_answers)
     for name in DATASETS:
         source, lines = load(name, args.count)
         puzzles = to_puzzles(lines)
-        truth = fast_api(puzzles)
+        truth = result_answers(fast_api(puzzles))
         if tdoku is not None:
             check(f"{TDOKU}'s grids", tdoku.grids(puzzles), truth)
         runs = dict(engines)
         if args.prototype:  # it counts unique puzzles only: checked by that count
-            runs[PROTOTYPE] = lambda _, ls=lines: ["unique"] * prototype(ls)
+            runs[PROTOTYPE] = prototype_engine(lines)
+        inputs = {label: engine.prepare(puzzles) for label, engine in runs.items()}
         best: dict[str, float] = {}
         cli_many, cli_one = float("inf"), float("inf")
         for _ in range(args.rounds):
-            for label, run in runs.items():
-                start = time.perf_counter()
-                answers = run(puzzles)
-                best[label] = min(best.get(label, float("inf")), time.perf_counter() - start)
+            for label, engine in runs.items():
+                start = time.process_time()
+                raw = engine.run(inputs[label])
+                best[label] = min(best.get(label, float("inf")), time.process_time() - start)
+                answers = engine.answers(raw)
                 if label in (PROTOTYPE, TDOKU):  # unique counts only (grids: see above)
                     if sum(map(bool, answers)) != sum(map(bool, truth)):
                         raise SystemExit(f"{label}: {len(answers)} unique, expected otherwise")
                 else:
                     check(label, answers, truth)
             if args.cli:
-                many, one = cli_times(lines, args.cli)
+                many, one = cli_times(lines, args.cli, truth)
                 cli_many, cli_one = min(cli_many, many), min(cli_one, one)
         print(f"\n{name}: {len(lines)} puzzles from {source}, best of {args.rounds} rounds")
         rates = {label: len(lines) / seconds for label, seconds in best.items()}
         if args.cli:
-            rates["satsudoku solve --json --backend fast (CLI)"] = (args.cli - 1) / (
-                cli_many - cli_one
-            )
+            rates[CLI] = (args.cli - 1) / (cli_many - cli_one)
         base = rates.get(PENCILMARK)
         for label, rate in rates.items():
             ratio = f"{rate / base:6.2f}x pencilmark" if base else ""
             print(f"  {label:46s} {rate:9.0f} puzzles/s  {ratio}")
+        if args.cli:
+            extra = rates[KERNEL] / rates[CLI] - 1
+            print(f"  the CLI's time over the kernel's: {100 * extra:+.1f} %")
         if args.breakdown:
-            print("  CLI stages, ms per 1000 puzzles:")
+            print("  stages of the CLI's array path, CPU ms per 1000 puzzles:")
             for stage, seconds in breakdown(lines, args.rounds).items():
                 print(f"    {stage:44s} {seconds * 1000:8.1f}")
     print("\nload average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))

@@ -300,3 +300,29 @@ def test_plain_lines_across_read_chunks_keep_their_numbers(tmp_path: Path) -> No
     assert numbers == list(range(1, 13_001)) and texts == lines
     givens = [bytes(row).decode() for b in batches for row in b.givens + ord("0")]
     assert givens == [line.replace(".", "0") for line in lines]
+
+
+@needs_fast
+def test_a_template_writes_numbers_grids_and_times_as_python_does() -> None:
+    import numpy as np
+
+    from satsudoku.io.classic_lines import GRID, INDEX, LINENO, LITERAL, NODES, SECONDS, Template
+
+    template = Template([[(LITERAL, "x"), (INDEX, 0)], [(NODES, 0), (LINENO, 0), (SECONDS, 0)]])
+    template_grid = Template([[(GRID, 1), (LITERAL, "é")]])  # UTF-8 literals are bytes too
+    numbers = np.array([0, 9, 10, 123_456_789_012, 2**62], dtype=np.int64)
+    data, ends = template.write(
+        "1e-05", 99, np.array([0, 1, -1, 1, 1]), numbers, numbers, numbers, np.zeros((5, 1, 81))
+    )
+    lines = [
+        "x99\n",
+        "991e-05\n",
+        "",
+        "1234567890121234567890121e-05\n",
+        f"{2**62}" * 2 + "1e-05\n",
+    ]
+    assert data.decode() == "".join(lines)  # the third puzzle (kind -1) has no answer
+    assert ends.tolist() == [sum(map(len, lines[: k + 1])) for k in range(5)]
+    sols = np.arange(2 * 81, dtype=np.uint8).reshape(1, 2, 81) % 9 + 1
+    grid, _ = template_grid.write("0", 0, np.array([0]), numbers, numbers, numbers, sols)
+    assert grid.decode() == "".join(str(d) for d in sols[0, 1]) + "é\n"

@@ -349,12 +349,12 @@ class Progress:
         else:
             self.tally(result.status.value, len(result.solutions))
 
-    def tally(self, status: str | None, solutions: int = 0) -> None:
-        """Count one finished puzzle by its verdict's name (the array paths keep no Result)."""
-        self.done += 1
+    def tally(self, status: str | None, solutions: int = 0, puzzles: int = 1) -> None:
+        """Count finished puzzles by their verdict's name (the array paths keep no Result)."""
+        self.done += puzzles
         if status is not None:
             self.solutions += solutions
-            self.counts[status] = self.counts.get(status, 0) + 1
+            self.counts[status] = self.counts.get(status, 0) + puzzles
         self.current = ""
         now = time.perf_counter()
         if self.enabled and now - self._last > 0.2:

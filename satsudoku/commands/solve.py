@@ -114,6 +114,7 @@ def _answer(args: argparse.Namespace, index: int, puzzle: Puzzle, result: Result
 
 
 BATCH, BATCH_SECONDS = 64, 0.1
+Step = tuple[int, int | str]  # a step of a classic_lines.Template: (operation, argument)
 
 
 def _plain_lines_apply(args: argparse.Namespace, backend: Backend) -> bool:
@@ -146,6 +147,8 @@ def _solve_plain_lines(
     A puzzle over the batch's node slice is read again in full and solved by `backend`, with
     the clock; a grid the verifier refuses is raised after the answers before it are out.
     """
+    import numpy as np
+
     from satsudoku.backends import fast, fast_lines
     from satsudoku.io.classic_lines import ClassicRun
     from satsudoku.io.source import open_input
@@ -159,69 +162,126 @@ def _solve_plain_lines(
         lines = ClassicRun(raw)
         for batch in lines.batches(fast_lines.batch_size(args.limit)):
             verdicts = fast_lines.solve_classic(batch.givens, args.limit)
-            texts = []
-            for k in range(verdicts.verified):
-                if verdicts.finished[k]:
-                    text, status, found = answers.line(done, batch.linenos[k], verdicts, k)
-                    texts.append(text)
-                    progress.tally(status, found)
-                else:
+            text, ends = answers.write(done, batch.linenos, verdicts, progress)
+            settled = verdicts.finished[: verdicts.verified]
+            if not settled.all():  # over the node slice: solved again, with the clock
+                texts = [text[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+                for k in np.flatnonzero(~settled).tolist():
                     puzzle = parse_line(batch.text(k), options, int(batch.linenos[k]))
                     result = backend.solve(puzzle, limit=args.limit, timeout=args.timeout)
-                    texts.append(_answer(args, done, puzzle, result))
+                    texts[k] = _answer(args, done + k, puzzle, result) + "\n"
                     progress.update(result)
-                done += 1
-            if texts:
-                progress.emit("\n".join(texts))
+                text = "".join(texts)
+            done += verdicts.verified
+            if text:
+                progress.emit(text[:-1])
             if verdicts.refused is not None:
                 raise verdicts.refused
     return done, done > 0 and not lines.stopped
 
 
 class _PlainAnswers:
-    """Answers written from the arrays, character for character what `_answer` writes for the
-    same verdict (tests/test_cli_stream.py compares the two): JSON pieces are made once."""
+    """Answers written from the arrays by compiled code (`classic_lines.Template`), character
+    for character what `_answer` writes for the same verdicts (tests/test_cli_stream.py
+    compares the two); the text around the numbers and grids is made once per batch."""
 
     def __init__(self, args: argparse.Namespace, source: str, compiled: float | None) -> None:
         self.json = args.json
         self.limit = args.limit
         self.where = json.dumps(source)[:-1] + ":"  # '"FILE:' then the line number
         self.compiled = compiled  # in the first answer's stats, as FastBackend reports it
-        self.digits: tuple[int, str] = (-1, "")  # (id of the batch's sols, their symbols)
+        # per number of solutions found: (verdict, count or null, proof method, complete)
+        self.kinds: list[tuple[str, str, str, str]] = []
+        for found in range(self.limit + 1):
+            exhausted = found < self.limit
+            status = status_from(found, limit=self.limit, exhausted=exhausted).value
+            method = "exhaustive-search" if exhausted else "witness" if found >= 2 else "none"
+            count = str(found) if exhausted else "null"
+            self.kinds.append((status, count, method, "true" if exhausted else "false"))
+        from satsudoku.io.classic_lines import Template
 
-    def line(
-        self, index: int, lineno: int, verdicts: fast_lines.Verdicts, k: int
-    ) -> tuple[str, str, int]:
-        """Puzzle k's answer, its verdict's name and its number of solutions."""
-        limit = self.limit
-        if self.digits[0] != id(verdicts.sols):
-            self.digits = (id(verdicts.sols), (verdicts.sols + 48).tobytes().decode("ascii"))
-        digits = self.digits[1]
-        found = int(verdicts.found[k])
-        exhausted = found < limit
-        status = status_from(found, limit=limit, exhausted=exhausted).value
-        at = k * limit * 81
-        grids = [digits[at + j * 81 : at + (j + 1) * 81] for j in range(found)]
-        if not self.json:
-            return " ".join([grids[0] if grids else "-", status, *grids[1:2]]), status, found
-        nodes = int(verdicts.nodes[k])
+        self.template = Template(self._steps(compiled))
+
+    def write(
+        self, first: int, linenos: Any, verdicts: fast_lines.Verdicts, progress: Progress
+    ) -> tuple[str, list[int]]:
+        """The answers of the puzzles `verdicts` verified, numbered from `first`, each ending
+        in a newline (none for a puzzle not settled), and where each ends; every settled
+        verdict is counted on `progress`."""
+        import numpy as np
+
+        settled = verdicts.verified
+        found = verdicts.found[:settled]
+        finished = verdicts.finished[:settled]
+        kinds = np.where(finished, found, -1)
         seconds = repr(round(verdicts.seconds / len(verdicts.found), 6))
-        backtracks = int(verdicts.backtracks[k])
-        stats = f'"nodes": {nodes}, "backtracks": {backtracks}, "time_s": {seconds}'
-        if self.compiled is not None:
-            stats += f', "compile_s": {round(round(self.compiled, 3), 6)!r}'
+        if self.compiled is not None and settled and finished[0]:
+            kinds[0] += self.limit + 1  # the first answer: the same with compile_s
             self.compiled = None
-        method = "exhaustive-search" if exhausted else "witness" if found >= 2 else "none"
-        quoted = [f'"{grid}"' for grid in grids]
-        text = (
-            f'{{"index": {index}, "status": "{status}", '
-            f'"solution": {quoted[0] if quoted else "null"}, '
-            f'"solutions": [{", ".join(quoted)}], "count": {found if exhausted else "null"}, '
-            f'"backend": "fast", "time_s": {seconds}, "stats": {{{stats}}}, '
-            f'"proof": {{"method": "{method}", "nodes": {nodes}, '
-            f'"complete": {"true" if exhausted else "false"}}}, "source": {self.where}{lineno}"}}'
+        data, ends = self.template.write(
+            seconds, first, kinds, linenos[:settled], verdicts.nodes, verdicts.backtracks,
+            verdicts.sols,
+        )  # fmt: skip
+        counts = np.bincount(found[finished], minlength=self.limit + 1).tolist()
+        for many, puzzles in enumerate(counts):
+            if puzzles:
+                progress.tally(self.kinds[many][0], many * puzzles, puzzles)
+        return data.decode("ascii"), ends.tolist()  # JSON escapes the file name to ASCII
+
+    def _steps(self, compiled: float | None) -> list[list[Step]]:
+        """The template's kinds: one per number found, then the same with compile_s."""
+        from satsudoku.io.classic_lines import (
+            BACKTRACKS,
+            GRID,
+            INDEX,
+            LINENO,
+            LITERAL,
+            NODES,
+            SECONDS,
         )
-        return text, status, found
+
+        kinds: list[list[Step]] = []
+        extra = "" if compiled is None else f', "compile_s": {round(round(compiled, 3), 6)!r}'
+        for stats_end in ("}", f"{extra}}}"):
+            for found, (status, count, method, complete) in enumerate(self.kinds):
+                grids: list[Step] = [(GRID, j) for j in range(found)]
+                if not self.json:
+                    words: list[Step] = [grids[0] if grids else (LITERAL, "-")]
+                    words.append((LITERAL, f" {status}"))
+                    if found >= 2:  # the second witness of 'multiple'
+                        words += [(LITERAL, " "), grids[1]]
+                    kinds.append(words)
+                    continue
+                quoted: list[Step] = [(LITERAL, '"'), *grids[:1], (LITERAL, '"')] if grids else []
+                listed: list[Step] = []
+                close = '"' if grids else ""
+                for j, grid in enumerate(grids):
+                    listed += [(LITERAL, '"' if j == 0 else '", "'), grid]
+                steps: list[Step] = [
+                    (LITERAL, '{"index": '),
+                    (INDEX, 0),
+                    (LITERAL, f', "status": "{status}", "solution": '),
+                    *(quoted or [(LITERAL, "null")]),
+                    (LITERAL, ', "solutions": ['),
+                    *listed,
+                    (LITERAL, f'{close}], "count": {count}, "backend": "fast", '),
+                    (LITERAL, '"time_s": '),
+                    (SECONDS, 0),
+                    (LITERAL, ', "stats": {"nodes": '),
+                    (NODES, 0),
+                    (LITERAL, ', "backtracks": '),
+                    (BACKTRACKS, 0),
+                    (LITERAL, ', "time_s": '),
+                    (SECONDS, 0),
+                    (LITERAL, f'{stats_end}, "proof": {{"method": '),
+                    (LITERAL, f'"{method}", "nodes": '),
+                    (NODES, 0),
+                    (LITERAL, f', "complete": {complete}}}, "source": {self.where}'),
+                    (LINENO, 0),
+                    (LITERAL, '"}'),
+                ]
+                kinds.append(steps)
+        return kinds
 
 
 def _may_batch(args: argparse.Namespace) -> bool:
