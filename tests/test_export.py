@@ -47,6 +47,7 @@ REFUSED_MODELS = {
     "variants/real/neighbor-sums.json": "rule 'sumcage'",
     "variants/real/numbered-rooms-6x6.json": "rule 'numberedroom'",
     "variants/real/owl.json": "rule 'parityline'",
+    "variants/real/parity-snowflake.json": "rule 'parityline'",
     "variants/real/rellik-6x6.json": "rule 'rellik'",
     "variants/real/tendril-battle.json": "rule 'sumcage'",
 }
