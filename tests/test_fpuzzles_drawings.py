@@ -351,3 +351,36 @@ def _address_space_of_an_idle_satsudoku() -> int:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return int(out.stdout)
+
+
+def _painted(data: dict[str, Any], cells: list[str], colour: str, key: str = "c") -> None:
+    for name in cells:
+        r, c = name.upper().lstrip("R").split("C")
+        data["grid"][int(r) - 1][int(c) - 1][key] = colour
+
+
+def test_painted_cells_are_a_drawing_unless_they_paint_stored_constraints(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """f-puzzles 'Magic Squares' (y28hom23) paints 27 cells and says in its rules text that
+    each blue area is a magic square: read as a classic it would be a confident `multiple`."""
+    data = renban_file()
+    _painted(data, ["R1C1", "R1C2", "R2C1", "R2C2"], "#6495ED")  # a rule only the text states
+    with pytest.raises(PuzzleError) as info:
+        fpuzzles_document(data)
+    assert "drawings whose meaning is in the rules text: cell colour ×4;" in info.value.message
+    path = tmp_path / "painted.json"
+    path.write_text(json.dumps(data))
+    assert main(["solve", str(path), "--json", "--limit", "100", "--ignore-drawings"]) == 0
+    assert json.loads(capsys.readouterr().out)["ignored"] == {"cell colour": 4}
+
+    explained = renban_file()
+    explained["extraregion"] = [{"cells": ["R1C1", "R1C2"]}, {"cells": ["R4C3", "R4C4"]}]
+    _painted(explained, ["R1C1", "R1C2", "R4C3", "R4C4"], "#cfcfcf")  # both extra regions
+    _painted(explained, RENBAN, "#F067F0", key="cArray")  # not a list: no colour read
+    _painted(explained, ["R3C3"], "#ff0000", key="highlight")  # the solver's own mark
+    (puzzle,) = read_text(json.dumps(explained))
+    assert puzzle.ignored == () and len(puzzle.rules) == 4  # renban, slow thermo, 2 regions
+    _painted(explained, ["R2C4"], "#CFCFCF")  # one more grey cell: no longer only regions
+    with pytest.raises(PuzzleError, match="cell colour ×5;"):
+        fpuzzles_document(explained)

@@ -229,7 +229,41 @@ def blocking_drawings(data: Mapping[str, Any]) -> dict[str, int]:
         count = sum(not _renders_stored(key, entry, data, stored) for entry in entries)
         if count:
             counts[key] = count
+    if coloured := _unexplained_colours(data.get("grid"), stored):
+        counts["cell colour"] = coloured
     return counts
+
+
+def _unexplained_colours(grid: Any, stored: set[frozenset[str]]) -> int:
+    """Cells the setter painted (`c`, `cArray`: not the solver's `highlight`) whose colour
+    group is not made of stored constraints' cells. A colour may carry a rule that only the
+    rules text states ("each blue 3×3 area is a magic square"); read as a classic, such a
+    puzzle would get a confident wrong verdict. A colour group that is exactly the union of
+    stored entries (extra regions, clone cells or odd cells painted as f-puzzles users do) is
+    explained. The solver's own marks (`highlight`) are presentation."""
+    groups: dict[str, set[str]] = {}
+    for r, row in enumerate(grid if isinstance(grid, list) else []):
+        for c, cell in enumerate(row if isinstance(row, list) else []):
+            if not isinstance(cell, Mapping):
+                continue
+            several = cell.get("cArray")
+            for colour in [cell.get("c"), *(several if isinstance(several, list) else [])]:
+                if isinstance(colour, str) and colour.strip():
+                    groups.setdefault(colour.strip().upper(), set()).add(f"r{r + 1}c{c + 1}")
+    containing: dict[str, list[frozenset[str]]] = {}
+    for group in stored:
+        for cell_name in group:
+            containing.setdefault(cell_name, []).append(group)
+    unexplained = 0
+    for cells in groups.values():
+        covered: set[str] = set()
+        for cell_name in cells:
+            for group in containing.get(cell_name, ()):
+                if group <= cells:
+                    covered |= group
+        if covered != cells:
+            unexplained += len(cells)
+    return unexplained
 
 
 # The f-puzzles tools that add constraints (rangsk's Fpuzzles-NewConstraints userscript) also
