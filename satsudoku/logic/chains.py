@@ -73,7 +73,7 @@ class _Graph:
     """Candidates as nodes (cell·n + digit − 1) with their strong and weak links."""
 
     def __init__(self, board: Board, kind: str) -> None:
-        n, layout, cands = board.n, board.layout, board.cands
+        n, layout, cands, values = board.n, board.layout, board.cands, board.values
         self.n = n
         self.board = board
         nodes = [
@@ -83,19 +83,24 @@ class _Graph:
             if cands[c] >> (d - 1) & 1
         ]
         self.nodes = nodes
-        node_set = set(nodes)
         self.strong: dict[int, set[int]] = {v: set() for v in nodes}
-        self.weak: dict[int, set[int]] = {v: set() for v in nodes}
+        self.weak: dict[int, set[int]] = {}
+        # Links go into each set in a fixed order (digits ascending, then the peers as the
+        # layout lists them): the breadth-first search meets them in that order.
         for v in nodes:
             cell, d = divmod(v, n)
-            for other in range(n if kind != "x" else 0):  # the same cell: another digit
-                w = cell * n + other
-                if other != d and w in node_set:
-                    self.weak[v].add(w)
+            bit = 1 << d
+            links = set()
+            if kind != "x":  # the same cell: another digit
+                others = cands[cell] & ~bit
+                while others:
+                    low = others & -others
+                    others ^= low
+                    links.add(cell * n + low.bit_length() - 1)
             for peer in layout.peers[cell]:  # the same digit in a peer
-                w = peer * n + d
-                if w in node_set:
-                    self.weak[v].add(w)
+                if cands[peer] & bit and not values[peer]:
+                    links.add(peer * n + d)
+            self.weak[v] = links
         if kind in ("xy", "aic"):
             for c in board.open_cells():
                 if cands[c].bit_count() == 2:
@@ -105,10 +110,17 @@ class _Graph:
                     self.strong[c * n + high].add(c * n + low)
         if kind in ("x", "aic"):
             for house in layout.houses:
-                for d in range(1, n + 1):
-                    places = board.positions(house, d)
-                    if len(places) == 2:
-                        p, q = places[0] * n + d - 1, places[1] * n + d - 1
+                places: list[list[int]] = [[] for _ in range(n)]  # per digit, in house order
+                for cell in house.cells:
+                    if not values[cell]:
+                        mask = cands[cell]
+                        while mask:
+                            low = mask & -mask
+                            mask ^= low
+                            places[low.bit_length() - 1].append(cell)
+                for d, where in enumerate(places):
+                    if len(where) == 2:
+                        p, q = where[0] * n + d, where[1] * n + d
                         self.strong[p].add(q)
                         self.strong[q].add(p)
 

@@ -21,107 +21,137 @@ MAX_FORCING_SIZE = 25
 Helper = Callable[[Board], "Step | None"]
 
 
+class Propagation:
+    """Naked and hidden singles (then helpers) followed from a board until nothing changes,
+    in rounds that can stop at a deduction budget and resume later exactly where they were.
+
+    Rounds scan the cells, then the houses, in order, as a person sweeping the grid would, and
+    look only at the cells and houses changed since they last did: the others would find what
+    they found then, nothing. `changed` names the cells altered since the board last had no
+    single and no clash (None: unknown, everything is looked at).
+    """
+
+    __slots__ = ("board", "helpers", "made", "why", "finished", "_cells", "_houses")
+
+    def __init__(
+        self, board: Board, helpers: Sequence[Helper] = (), changed: Iterable[int] | None = None
+    ) -> None:
+        self.board, self.helpers = board, helpers
+        self.made = 0  # deductions so far
+        self.why: str | None = None  # why the board broke, once it has
+        self.finished = False  # broken, or nothing left to deduce
+        house_bits = board.layout.house_bits
+        # Bit sets of the cells and houses to look at again (bit i: cell or house i).
+        if changed is None:
+            self._cells = (1 << len(board.cands)) - 1
+            self._houses = (1 << len(board.layout.houses)) - 1
+        else:
+            self._cells = self._houses = 0
+            for cell in changed:
+                self._cells |= 1 << cell
+                self._houses |= house_bits[cell]
+
+    def run(self, budget: int = 10_000) -> str | None:
+        """Go on until finished or, at the start of a round, `budget` deductions are made;
+        returns why the board broke, or None."""
+        board = self.board
+        layout, cands, values = board.layout, board.cands, board.values
+        full = (1 << board.n) - 1
+        peers, house_bits = layout.peer_tuples, layout.house_bits
+        house_cells = layout.house_cells
+        cell_todo, house_todo, made = self._cells, self._houses, self.made
+
+        def place(cell: int, bit: int) -> None:
+            """Board.place, noting the cells and houses it changes."""
+            nonlocal cell_todo, house_todo
+            values[cell] = bit.bit_length()
+            cands[cell] &= bit
+            house_todo |= house_bits[cell]
+            for peer in peers[cell]:
+                mask = cands[peer]
+                if mask & bit:
+                    cands[peer] = mask ^ bit
+                    cell_todo |= 1 << peer
+                    house_todo |= house_bits[peer]
+
+        def broken(why: str) -> str:
+            self.made, self.why, self.finished = made, why, True
+            return why
+
+        while not self.finished and made < budget:
+            progress = False
+            cell = 0
+            while rest := cell_todo >> cell:  # ascending; cells marked meanwhile join in
+                cell += (rest & -rest).bit_length() - 1
+                cell_todo ^= 1 << cell
+                mask = cands[cell]
+                if not mask:
+                    return broken(f"{layout.name(cell)} has no candidate left")
+                if not values[cell] and not mask & (mask - 1):
+                    place(cell, mask)
+                    made += 1
+                    progress = True
+                cell += 1
+            index = 0
+            while rest := house_todo >> index:
+                index += (rest & -rest).bit_length() - 1
+                house_todo ^= 1 << index
+                cells = house_cells[index]
+                once = twice = placed = 0
+                for cell in cells:
+                    mask = cands[cell]
+                    if values[cell]:
+                        if placed & mask:
+                            name = layout.houses[index].name
+                            return broken(f"{name} holds {values[cell]} twice")
+                        placed |= mask
+                        continue
+                    twice |= once & mask
+                    once |= mask
+                if (once | placed) != full:
+                    missing = (full & ~(once | placed)).bit_length()
+                    return broken(f"{layout.houses[index].name} has no place for {missing}")
+                hidden = once & ~twice & ~placed
+                while hidden:
+                    low = hidden & -hidden
+                    hidden ^= low
+                    for cell in cells:
+                        if not values[cell] and cands[cell] & low:
+                            place(cell, low)
+                            made += 1
+                            progress = True
+                            break
+                index += 1
+            if not progress:
+                for helper in self.helpers:
+                    before = cands.copy(), values.copy()
+                    step = helper(board)
+                    if step is not None:
+                        step.apply(board)
+                        made += len(step.eliminations) + len(step.placements)
+                        progress = True
+                        for cell, (old, new) in enumerate(zip(before[0], cands, strict=True)):
+                            if old != new or before[1][cell] != values[cell]:
+                                cell_todo |= 1 << cell
+                                house_todo |= house_bits[cell]
+                        break
+            # Without progress, the last round checked every cell and house: nothing is broken.
+            self.finished = not progress
+        self._cells, self._houses, self.made = cell_todo, house_todo, made
+        return None
+
+
 def propagate(
     board: Board,
     helpers: Sequence[Helper] = (),
     budget: int = 10_000,
     changed: Iterable[int] | None = None,
 ) -> tuple[int, str | None]:
-    """Apply naked and hidden singles (then `helpers`) until nothing changes.
-
-    Rounds scan the cells, then the houses, in order, as a person sweeping the grid would;
-    `changed` names the cells altered since the board last had no single and no clash (None:
-    unknown), so that a round looks only at cells and houses that changed since it last did:
-    the others would find what they found then, nothing. Returns the number of deductions
-    made and why the board broke, or None if it did not.
-    """
-    layout, cands, values = board.layout, board.cands, board.values
-    full = (1 << board.n) - 1
-    peers, houses_of, house_cells = layout.peer_tuples, layout.houses_of, layout.house_cells
-    if changed is None:
-        cell_dirty = [True] * len(cands)
-        house_dirty = [True] * len(house_cells)
-    else:
-        cell_dirty = [False] * len(cands)
-        house_dirty = [False] * len(house_cells)
-        for cell in changed:
-            cell_dirty[cell] = True
-            for h in houses_of[cell]:
-                house_dirty[h] = True
-
-    def place(cell: int, bit: int) -> None:
-        """Board.place, marking what changes as to be looked at again."""
-        values[cell] = bit.bit_length()
-        cands[cell] &= bit
-        for h in houses_of[cell]:
-            house_dirty[h] = True
-        for peer in peers[cell]:
-            mask = cands[peer]
-            if mask & bit:
-                cands[peer] = mask ^ bit
-                cell_dirty[peer] = True
-                for h in houses_of[peer]:
-                    house_dirty[h] = True
-
-    made = 0
-    while made < budget:
-        progress = False
-        for cell, dirty in enumerate(cell_dirty):
-            if not dirty:
-                continue
-            cell_dirty[cell] = False
-            mask = cands[cell]
-            if not mask:
-                return made, f"{layout.name(cell)} has no candidate left"
-            if not values[cell] and not mask & (mask - 1):
-                place(cell, mask)
-                made += 1
-                progress = True
-        for index, cells in enumerate(house_cells):
-            if not house_dirty[index]:
-                continue
-            house_dirty[index] = False
-            once = twice = placed = 0
-            for cell in cells:
-                mask = cands[cell]
-                if values[cell]:
-                    if placed & mask:
-                        return made, f"{layout.houses[index].name} holds {values[cell]} twice"
-                    placed |= mask
-                    continue
-                twice |= once & mask
-                once |= mask
-            if (once | placed) != full:
-                missing = (full & ~(once | placed)).bit_length()
-                return made, f"{layout.houses[index].name} has no place for {missing}"
-            hidden = once & ~twice & ~placed
-            while hidden:
-                low = hidden & -hidden
-                hidden ^= low
-                for cell in cells:
-                    if not values[cell] and cands[cell] & low:
-                        place(cell, low)
-                        made += 1
-                        progress = True
-                        break
-        if progress:
-            continue
-        for helper in helpers:
-            before = cands.copy(), values.copy()
-            step = helper(board)
-            if step is not None:
-                step.apply(board)
-                made += len(step.eliminations) + len(step.placements)
-                progress = True
-                for cell, (old, new) in enumerate(zip(before[0], cands, strict=True)):
-                    if old != new or before[1][cell] != values[cell]:
-                        cell_dirty[cell] = True
-                        for h in houses_of[cell]:
-                            house_dirty[h] = True
-                break
-        if not progress:  # the last round checked every cell and house: nothing is broken
-            return made, None
-    return made, None
+    """Apply naked and hidden singles (then `helpers`) until nothing changes or `budget`
+    deductions are made; returns the number made and why the board broke, or None."""
+    run = Propagation(board, helpers, changed)
+    why = run.run(budget)
+    return run.made, why
 
 
 def assume(board: Board, cell: int, digit: int) -> tuple[Board, list[int]]:
@@ -138,29 +168,51 @@ def settled(board: Board) -> bool:
     return propagate(board.copy(), budget=1) == (0, None)
 
 
+# Every propagation is followed up to each budget in turn before any goes further: the
+# shortest contradiction (9-20 deductions on top1465) is then found before the longer
+# propagations are followed to their end, and those stop there.
+BUDGETS = (6, 12, 24, 10_000)
+Outcome = tuple[Board, int, "str | None"]  # board after, deductions (the assumption too), why
+
+
 def _outcomes(
     board: Board, helpers: Sequence[Helper], cells_only: bool
-) -> tuple[dict[tuple[int, int], tuple[Board, int, str | None]], tuple[int, int, int, str] | None]:
-    """Every open candidate's propagation (board after, deductions, contradiction), and the
-    shortest contradiction: once one is known, longer propagations are cut short."""
-    out = {}
-    shortest: tuple[int, int, int, str] | None = None  # (deductions, cell, digit, why)
+) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
+    """Every open candidate's propagation, and the shortest contradiction (the first in grid
+    order among the shortest); outcomes are complete only when there is no contradiction."""
+    branches = [
+        (cell, digit)
+        for cell in board.open_cells()
+        if not cells_only or board.cands[cell].bit_count() == 2
+        for digit in digits_of(board.cands[cell])
+    ]
     quiet = settled(board)
-    for cell in board.open_cells():
-        if board.expired():
-            return {}, None
-        mask = board.cands[cell]
-        if cells_only and mask.bit_count() != 2:
-            continue
-        for digit in digits_of(mask):
-            trial, changed = assume(board, cell, digit)
-            budget = shortest[0] if shortest else 10_000
-            made, why = propagate(trial, helpers, budget, changed if quiet else None)
-            made += 1  # the assumption itself
-            if why is not None and (shortest is None or made < shortest[0]):
-                shortest = (made, cell, digit, why)
-            out[(cell, digit)] = (trial, made, why)
-    return out, shortest
+    runs = []
+    for cell, digit in branches:
+        trial, changed = assume(board, cell, digit)
+        runs.append(Propagation(trial, helpers, changed if quiet else None))
+    best: tuple[int, int] | None = None  # (deductions, position) of the shortest contradiction
+    # A run stopped at budget b has made b deductions or more, so a contradiction it may still
+    # meet is longer than b; one found has the length it has without any budget. Hence once
+    # the shortest found is within the budget just used, no stopped run can match it.
+    for limit in BUDGETS:
+        for position, run in enumerate(runs):
+            if run.finished:
+                continue
+            if position & 31 == 0 and board.expired():
+                return {}, None
+            # Budget b lets a run find contradictions of up to b deductions, the assumption
+            # counted (b - 1 in its own count): ties with the shortest are found too.
+            run.run(limit if best is None else min(limit, best[0]))
+            if run.why is not None and (best is None or (run.made + 1, position) < best):
+                best = (run.made + 1, position)
+        if best is not None and best[0] <= limit:
+            break
+    out = {b: (run.board, run.made + 1, run.why) for b, run in zip(branches, runs, strict=True)}
+    if best is None:
+        return out, None
+    cell, digit = branches[best[1]]
+    return out, (best[0], cell, digit, out[(cell, digit)][2] or "")
 
 
 def forcing_finder(

@@ -72,6 +72,11 @@ class Layout:
         return tuple(tuple(sorted(p)) for p in self.peers)
 
     @cached_property
+    def house_bits(self) -> tuple[int, ...]:
+        """Per cell, the bit set of its houses (bit i: `houses[i]`)."""
+        return tuple(sum(1 << h for h in houses) for houses in self.houses_of)
+
+    @cached_property
     def house_cells(self) -> tuple[tuple[int, ...], ...]:
         """Each house's cells, indexed as `houses`."""
         return tuple(h.cells for h in self.houses)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from satsudoku.logic.singles import direct_single
-from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.state import Board, House, digits_of
 from satsudoku.logic.step import Finder, Step, cells_text, removal_text
 
 NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -54,28 +54,54 @@ def naked_steps(board: Board, size: int) -> Iterator[Step]:
                 yield Step(name, NAKED_LEVEL[size], text, eliminations=tuple(eliminations))
 
 
-def hidden_steps(board: Board, size: int) -> Iterator[tuple[int, Step]]:
-    """k digits of a house whose places together are k cells."""
-    layout, cands = board.layout, board.cands
+def _hidden_in(board: Board, house: House, size: int) -> Iterator[Step]:
+    """The hidden subsets of `size` in one house (they depend on its cells alone)."""
+    layout, cands, values = board.layout, board.cands, board.values
     name = f"hidden {NAMES[size]}"
-    full = (1 << board.n) - 1
-    for index, house in enumerate(layout.houses):
-        if board.expired():
-            return
-        places = {d: board.positions(house, d) for d in digits_of(~board.placed_in(house) & full)}
-        few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
-        for digits in combinations(few, size):
-            cells = set().union(*(places[d] for d in digits))
-            if len(cells) != size:
-                continue
-            keep = sum(1 << (d - 1) for d in digits)
-            eliminations = tuple((c, d) for c in sorted(cells) for d in digits_of(cands[c] & ~keep))
-            if eliminations:
-                text = (
-                    f"{name} {''.join(map(str, digits))} in {house.name} "
-                    f"({cells_text(layout, cells)}): {removal_text(layout, eliminations)}"
-                )
-                yield index, Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
+    places: dict[int, int] = {}  # digit -> bit set of its places (bit i: house.cells[i])
+    for i, cell in enumerate(house.cells):
+        if not values[cell]:
+            for digit in digits_of(cands[cell]):
+                places[digit] = places.get(digit, 0) | 1 << i
+    if len(places) <= size:
+        return  # only a naked subset (or singles) could be left
+    few = [d for d, where in sorted(places.items()) if 2 <= where.bit_count() <= size]
+    for digits in combinations(few, size):
+        where = 0
+        for d in digits:
+            where |= places[d]
+        if where.bit_count() != size:
+            continue
+        keep = sum(1 << (d - 1) for d in digits)
+        cells = [c for i, c in enumerate(house.cells) if where >> i & 1]
+        eliminations = tuple((c, d) for c in sorted(cells) for d in digits_of(cands[c] & ~keep))
+        if eliminations:
+            text = (
+                f"{name} {''.join(map(str, digits))} in {house.name} "
+                f"({cells_text(layout, cells)}): {removal_text(layout, eliminations)}"
+            )
+            yield Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
+
+
+class _Barren:
+    """The houses where one finder found nothing, by their contents: a house's hidden
+    subsets depend on its own cells alone, so an unchanged house is not searched again."""
+
+    LIMIT = 50_000  # entries; then it starts afresh (memory stays bounded on long runs)
+
+    def __init__(self) -> None:
+        self.known: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()
+
+    @staticmethod
+    def key(board: Board, house: House) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        cands, values = board.cands, board.values
+        contents = tuple(-values[c] if values[c] else cands[c] for c in house.cells)
+        return board.n, house.cells, contents
+
+    def add(self, key: tuple[int, tuple[int, ...], tuple[int, ...]]) -> None:
+        if len(self.known) >= self.LIMIT:
+            self.known.clear()
+        self.known.add(key)
 
 
 def naked_subset(size: int) -> Finder:
@@ -87,30 +113,48 @@ def naked_subset(size: int) -> Finder:
 
 
 def hidden_subset(size: int) -> Finder:
+    barren = _Barren()
+
     def find(board: Board) -> Step | None:
-        found = next(hidden_steps(board, size), None)
-        return found[1] if found else None
+        for house in board.layout.houses:
+            key = barren.key(board, house)
+            if key in barren.known:
+                continue
+            step = next(_hidden_in(board, house, size), None)
+            if step is not None or board.expired():
+                return step
+            barren.add(key)
+        return None
 
     find.__doc__ = f"The first hidden {NAMES[size]}."
     return find
 
 
 def direct_hidden(size: int) -> Finder:
+    barren = _Barren()
+
     def find(board: Board) -> Step | None:
-        for house, step in hidden_steps(board, size):
-            # Sudoku Explainer's direct form: another digit left with one place in the same
-            # house once the subset's cells hold only the subset's digits.
-            single = direct_single(board, step, (house,))
-            if single is not None:
-                cell, digit = single
-                text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
-                return Step(
-                    f"direct {step.technique}",
-                    DIRECT_HIDDEN_LEVEL[size],
-                    text,
-                    placements=(single,),
-                    eliminations=step.eliminations,
-                )
+        for index, house in enumerate(board.layout.houses):
+            key = barren.key(board, house)
+            if key in barren.known:
+                continue
+            for step in _hidden_in(board, house, size):
+                # Sudoku Explainer's direct form: another digit left with one place in the
+                # same house once the subset's cells hold only the subset's digits.
+                single = direct_single(board, step, (index,))
+                if single is not None:
+                    cell, digit = single
+                    text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
+                    return Step(
+                        f"direct {step.technique}",
+                        DIRECT_HIDDEN_LEVEL[size],
+                        text,
+                        placements=(single,),
+                        eliminations=step.eliminations,
+                    )
+            if board.expired():
+                return None
+            barren.add(key)
         return None
 
     find.__doc__ = f"A hidden {NAMES[size]} that leaves a hidden single at once."
