@@ -1,7 +1,8 @@
 """Rules: named, parameterised generators of constraints, and the registry that finds them by type.
 
 A rule is data plus one generator (`constraints(shape)`); it knows nothing about backends.
-Register a class with `@register_rule` and it works in puzzle documents, `--rule` and every backend.
+Register a class with `@register_rule` and it works in puzzle documents, `--rule` and every backend;
+deriving it from `schema.Declared` with its fields declared gives it `from_spec` and `to_spec`.
 """
 
 from __future__ import annotations

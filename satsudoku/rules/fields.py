@@ -1,4 +1,5 @@
-"""Readers for rule fields in puzzle documents: cells, lines, numbers; errors name the field."""
+"""Readers of document values (cells, lines, numbers; errors name the field) and board geometry
+that rules share; `schema` builds rule fields from the readers."""
 
 from __future__ import annotations
 
@@ -53,16 +54,6 @@ def line_of(value: Any, shape: Shape, where: str, *, minimum: int = 2) -> tuple[
     return line
 
 
-def lines_of(
-    value: Any, shape: Shape, where: str, *, minimum: int = 2
-) -> tuple[tuple[Cell, ...], ...]:
-    """A list of lines (see `line_of`)."""
-    return tuple(
-        line_of(item, shape, f"{where}[{i}]", minimum=minimum)
-        for i, item in enumerate(as_list(value, where))
-    )
-
-
 # ASCII digits only: str.isdigit() also admits '²' and '３', which int() then rejects or reads;
 # at most 20 digits, since int() refuses (with a traceback) strings past 4,300 digits.
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,20}")
@@ -82,11 +73,6 @@ def integer(value: Any, where: str, *, low: int | None = None, high: int | None 
         bounds = f"{low if low is not None else '…'}..{high if high is not None else '…'}"
         raise PuzzleError(f"{where} = {value} is outside {bounds}")
     return int(value)
-
-
-def names(cells: tuple[Cell, ...]) -> list[str]:
-    """Cells in their document form."""
-    return [cell_name(cell) for cell in cells]
 
 
 def orthogonal_pairs(shape: Shape) -> Iterator[tuple[Cell, Cell]]:

@@ -344,6 +344,8 @@ def empty(value: Any) -> bool:
 
 
 class FieldDoc(NamedTuple):
+    """One row of a rule's field table in the docs."""
+
     key: str
     required: bool
     default: str  # the default's text ('' when required or when absent means "none")
@@ -380,9 +382,10 @@ class Declared:
         cls.admit(shape)
         values = {}
         for name, d in declared:
-            raw = spec[name] if name in spec else d.absent
-            if isinstance(raw, BySize):
-                raw = raw.of(shape.size)
+            if name in spec:
+                raw = spec[name]
+            else:  # the default goes through the same checks (lockout's 4 needs n ≥ 5)
+                raw = d.absent.of(shape.size) if isinstance(d.absent, BySize) else d.absent
             values[name] = d.kind.read(raw, shape, name)
         rule = cast(Self, cast(Any, cls)(**values))
         rule.validate(shape)
