@@ -2,7 +2,8 @@
 the step a person would write down, and the SAT backend confirms every claim of it.
 
 The puzzles are from sudoku-exchange-graded (QQWing puzzles, public domain; see
-tests/data/SOURCES.md); the sentences were read and checked by hand against the grids.
+tests/data/SOURCES.md), and for the franken fish from magictour-top2365 and janko.at's jigsaw
+set (../shared/data/SOURCES.md); the sentences were read and checked by hand against the grids.
 """
 
 # ruff: noqa: E501  (the expected sentences are data, kept whole to be read)
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from satsudoku.io.datasets import parse_jigsaw
 from satsudoku.io.text import ReadOptions, parse_line
 from satsudoku.logic.check import false_claims
 from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically, techniques
@@ -175,9 +177,9 @@ CASES = [
     ),
     (
         "forcing chain",
-        "59....7.6.63....511..6...3....9.52......7......52.3....7...4..885....64.4.2....17",
+        "7.89...3..6...1...1..24......6.....351.....288.....4......79..4...1...5..9...57.2",
         "forcing chain (contradiction)",
-        "forcing chain (contradiction): if r6c1 were 6, 8 deductions later column 8 has no place for 9: remove 6 from r6c1",
+        "forcing chain (contradiction): if r6c3 were 2, 6 deductions later row 5 has no place for 7: remove 2 from r6c3",
     ),
     (
         "finned jellyfish",
@@ -190,6 +192,24 @@ CASES = [
         "3......2..645........9.16.4.1...73..7.......1..58...9.5.16.3........281..8......2",
         "XY-chain",
         "XY-chain: (4)r7c8 =(7)r7c8 -(7)r2c8 =(3)r2c8 -(3)r9c8 =(6)r9c8 -(6)r9c1 =(4)r9c1 -(4)r8c2 =(9)r8c2 -(9)r5c2 =(4)r5c2: remove 4 from r5c8",
+    ),
+    (
+        "franken swordfish",
+        "..4...97..62..7...........15...1..93...9..8.....4..6.53.58.....7...39.........2..",
+        "franken swordfish",
+        "franken swordfish on 4: its places in row 4, row 8, box 3 all lie in column 2, column 7, column 9; remove 4 from r5c2, r5c9, r9c2",
+    ),
+    (
+        "cell/region forcing chain",
+        "8..2....1..46..2...2..98.6...8....26..5.8.1..79....4...1.83..5...3..48..6....1..3",
+        "region forcing chain",
+        "region forcing chain: 5 in row 1 is at r1c2 or r1c6 or r1c7; each way, singles rule out 5 at r6c6: remove 5 from r6c6",
+    ),
+    (
+        "finned franken swordfish",
+        ".36....4...75.........3......49...6.7...4.8..6.....37..59.........1..7594..6.....",
+        "finned franken swordfish",
+        "finned franken swordfish on 2: its places in row 7, row 8, box 1 all lie in column 1, column 8, box 8 with fins r3c2, r3c3; remove 2 from r3c8",
     ),
 ]
 
@@ -212,7 +232,7 @@ def test_every_technique_has_a_case() -> None:
     """Each technique is exercised here but three: restrictions need variant rules (see
     test_logic_sound), and the '+' and nested forcing chains need puzzles slower than the
     tests can afford (bench_rate check confirms their steps by SAT)."""
-    covered = {c[0] for c in CASES}
+    covered = {c[0] for c in CASES} | {JIGSAW_CASE[0], FINNED_JIGSAW_CASE[0]}
     rest = set(TECHNIQUE_NAMES) - covered
     assert rest == {"restriction", "forcing chain+", "nested forcing chain"}
 
@@ -287,3 +307,46 @@ def test_uniqueness_technique_when_asked_for(
     assert false_claims(puzzle, [step]) == []
     default = solve_logically(Board.from_puzzle(puzzle))
     assert technique not in {s.technique for s in default.steps}  # off unless asked for
+
+
+# A franken X-wing needs a layout whose regions are not boxes to be the easiest step: janko.at's
+# "Chaos" puzzle (../shared/data/jigsaw-janko-9x9.txt, line 107: givens,
+# regions, solution), where regions 1 and 6 act as the base lines.
+JIGSAW_CASE = (
+    "franken X-wing",
+    ".2.5.....6..........6.1..85...9..56.1..4.7..6.74..2...86..2.7..........1.....6.2. 111177799114477999114777799144444499222222222335555558336666588333665588336668888 321568479687259134946713285738941562152487396574392618869124753293675841415836927",
+    "franken X-wing",
+    "franken X-wing on 4: its places in region 1, region 6 all lie in column 1, column 2; remove 4 from r4c2",
+)
+
+
+def test_franken_fish_on_jigsaw_regions() -> None:
+    technique, line, name, text = JIGSAW_CASE
+    puzzle = parse_jigsaw(line)
+    position = TECHNIQUE_NAMES.index(technique)
+    easier = solve_logically(Board.from_puzzle(puzzle), TECHNIQUES[:position])
+    assert easier.status == "stuck"
+    step = TECHNIQUES[position].find(easier.board)
+    assert step is not None
+    assert (step.technique, step.text) == (name, text)
+    assert false_claims(puzzle, [step]) == []
+
+
+# No puzzle of the shared sets needs a finned franken X-wing: on classic grids Nishio (7.6), a
+# search on one digit as well, comes first and finds its eliminations; so its finder is tested
+# where the techniques before franken fish are stuck, on janko.at's jigsaw line 54.
+FINNED_JIGSAW_CASE = (
+    "finned franken X-wing",
+    "............6.43..38..4..1.7....31..63.....47..58....3.7..6..29..69.1............ 555555999444455999443465989343466988333666888323266788223261787222211777111111777 853172964217694385389546712792483156631259847425817693178365429546931278964728531",
+    "finned franken X-wing on 2: its places in row 4, row 5 all lie in region 3, region 5 with fins r4c3, r5c3; remove 2 from r2c3",
+)
+
+
+def test_finned_franken_fish_on_jigsaw_regions() -> None:
+    technique, line, text = FINNED_JIGSAW_CASE
+    puzzle = parse_jigsaw(line)
+    before = TECHNIQUE_NAMES.index("franken X-wing")
+    board = solve_logically(Board.from_puzzle(puzzle), TECHNIQUES[:before]).board
+    step = TECHNIQUES[TECHNIQUE_NAMES.index(technique)].find(board)
+    assert step is not None and (step.technique, step.text) == (technique, text)
+    assert false_claims(puzzle, [step]) == []

@@ -8,7 +8,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from satsudoku.errors import BackendBugError
-from satsudoku.logic import chains, fish, forcing, locked, singles, subsets, uniqueness, wings
+from satsudoku.logic import (
+    chains,
+    fish,
+    forcing,
+    franken,
+    locked,
+    multiple,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from satsudoku.logic.restrictions import restriction
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step, Technique
@@ -72,7 +83,12 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("X-chain", chains.X_CHAIN, chains.x_chain, per_digit=True),
     Technique("XY-chain", chains.XY_CHAIN, chains.xy_chain),
     Technique("alternating inference chain", chains.AIC, chains.aic),
+    franken.technique(2),
+    franken.technique(3),
     Technique("Nishio", forcing.NISHIO, forcing.nishio, per_digit=True),
+    franken.technique(2, finned=True),
+    Technique("cell/region forcing chain", multiple.MULTIPLE, multiple.multiple_forcing_chain),
+    franken.technique(3, finned=True),
     Technique("forcing chain", forcing.DYNAMIC, _DYNAMIC),
     Technique("forcing chain+", forcing.DYNAMIC_PLUS, _DYNAMIC_PLUS),
     Technique("nested forcing chain", forcing.NESTED, _NESTED),
