@@ -9,14 +9,13 @@ from functools import partial
 from typing import ClassVar
 
 from satsudoku.constraints import Allowed, Constraint
-from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
-from satsudoku.rules.schema import NO_CLUES, BySize, Clues, Declared, N, empty, spec
+from satsudoku.rules.schema import NO_CLUES, BySize, Clues, Declaration, Declared, N, empty, spec
 
 SIDES = ("left", "right", "top", "bottom")
-SIDE = Clues()  # each rule's `highest` bounds its clues (checked in `validate`)
+SIDE = Clues()  # each rule's `highest` bounds its clues (see `declarations`)
 SideClues = tuple[tuple[int | None, ...], ...]  # one tuple per side in SIDES order, n entries each
 
 
@@ -61,12 +60,11 @@ class _OutsideRule(Declared):
                 if clue is not None:
                     yield where(name, index), side_line(shape, name, index), clue
 
-    def validate(self, shape: Shape) -> None:
-        highest = self.highest.of(shape.size)
-        for name, clues in zip(SIDES, self.clues, strict=True):
-            for index, clue in enumerate(clues):
-                if clue is not None and clue > highest:
-                    raise PuzzleError(f"{name}[{index}] = {clue} is outside 0..{highest}")
+    @classmethod
+    def declarations(cls) -> list[tuple[str, Declaration]]:
+        """The four sides, their clues bounded by this rule's `highest`."""
+        side = Clues(cls.highest)
+        return [(name, d._replace(kind=side)) for name, d in super().declarations()]
 
 
 def x_sum(line: Digits, total: int) -> bool:

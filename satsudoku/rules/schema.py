@@ -210,9 +210,9 @@ class Clues(Kind[tuple[int | None, ...]]):
         return list(value) if self.zero_is_clue else [0 if v is None else v for v in value]
 
     def describe(self) -> str:
-        blank = "null" if self.zero_is_clue else "0 or null"
-        bound = " (bounded by the rule)" if self.high is None else f" 0..{_bound_text(self.high)}"
-        return f"n entries, each a clue{bound} or {blank} for none"
+        low, blank = (0, "null") if self.zero_is_clue else (1, "0 or null")
+        bound = "" if self.high is None else f" {low}..{_bound_text(self.high)}"
+        return f"n entries, each a clue{bound}, or {blank} for none"
 
 
 @dataclass(frozen=True)
