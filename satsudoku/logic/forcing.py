@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.state import Board, Layout, digits_of
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 DYNAMIC, DYNAMIC_PLUS, NESTED = 8.8, 9.1, 9.9
@@ -308,14 +308,19 @@ def nishio(board: Board) -> Step | None:
     `d` wherever a house has one place left; a house with no place for `d` removes the
     assumption (SE's Nishio forcing chain, 7.6+). The shortest such chain is chosen."""
     layout, n = board.layout, board.n
+    cands, values = board.cands, board.values
     best: tuple[int, int, int, str] | None = None
     for digit in range(1, n + 1):
         bit = 1 << (digit - 1)
-        start = [c for c in board.open_cells() if board.cands[c] & bit]
+        start = [c for c, v in enumerate(values) if not v and cands[c] & bit]
         if board.expired():
             return None
+        # Bit sets of the cells (bit i: cell i) where `digit` may go, and where it is placed.
+        places = sum(1 << c for c in start)
+        done = sum(1 << c for c, v in enumerate(values) if v == digit)
         for cell in start:
-            made, why = _one_digit(board, digit, cell, best[0] if best else n * n)
+            budget = best[0] if best else n * n
+            made, why = _one_digit(layout, digit, cell, budget, places, done)
             if why is not None and (best is None or made < best[0]):
                 best = (made, cell, digit, why)
     if best is None:
@@ -329,31 +334,32 @@ def nishio(board: Board) -> Step | None:
     return Step("Nishio", round(NISHIO + length_bonus(made), 1), text, eliminations=gone)
 
 
-def _one_digit(board: Board, digit: int, cell: int, budget: int) -> tuple[int, str | None]:
-    """Follow `digit` placed in `cell` through hidden singles of that digit only."""
-    layout, bit = board.layout, 1 << (digit - 1)
-    places = {c for c in board.open_cells() if board.cands[c] & bit}
-    done = {c for c, v in enumerate(board.values) if v == digit}
+def _one_digit(
+    layout: Layout, digit: int, cell: int, budget: int, places: int, done: int
+) -> tuple[int, str | None]:
+    """Follow `digit` placed in `cell` through hidden singles of that digit only; `places`
+    and `done` are bit sets of the cells where it may go and where it is placed."""
+    peer_masks, house_masks = layout.peer_masks, layout.house_masks
     todo = [cell]
     made = 0
     while todo:
         here = todo.pop()
-        if here in done:
+        bit = 1 << here
+        if done & bit:
             continue
-        if here not in places:
+        if not places & bit:
             return made, f"{layout.name(here)} cannot hold {digit}"
-        done.add(here)
+        done |= bit
         made += 1
         if made > budget:
             return made, None
-        places -= layout.peers[here]
-        places.discard(here)
-        for house in layout.houses:
-            if done.intersection(house.cells):
+        places &= ~(peer_masks[here] | bit)
+        for index, house in enumerate(house_masks):
+            if done & house:
                 continue
-            left = places.intersection(house.cells)
+            left = places & house
             if not left:
-                return made, f"{house.name} has no place for {digit}"
-            if len(left) == 1:
-                todo.extend(left)
+                return made, f"{layout.houses[index].name} has no place for {digit}"
+            if not left & (left - 1):
+                todo.append(left.bit_length() - 1)
     return made, None

@@ -3,9 +3,9 @@ candidate (SE 1.0, 1.2 in a box, 1.5 in a line or other house, 2.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from satsudoku.logic.state import Board
+from satsudoku.logic.state import Barren, Board
 from satsudoku.logic.step import Step
 
 FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
@@ -29,23 +29,40 @@ def full_house(board: Board) -> Step | None:
 def hidden_single(board: Board, *, boxes: bool | None = None) -> Step | None:
     """A digit with one place in a house; `boxes` picks box/region houses (True), the others
     (False), or any (None)."""
-    layout = board.layout
-    for house in layout.houses:
-        if boxes is not None and house.is_box != boxes:
-            continue
-        missing = ~board.placed_in(house) & ((1 << board.n) - 1)
-        while missing:
-            low = missing & -missing
-            missing ^= low
-            digit = low.bit_length()
-            places = board.positions(house, digit)
-            if len(places) == 1:
-                cell = places[0]
-                in_box = house.is_box
+    return _HIDDEN[boxes](board)
+
+
+def _hidden_finder(boxes: bool | None) -> Callable[[Board], Step | None]:
+    barren = Barren()
+
+    def find(board: Board) -> Step | None:
+        layout, cands, values = board.layout, board.cands, board.values
+        for house in layout.houses:
+            if boxes is not None and house.is_box != boxes:
+                continue
+            key = barren.key(board, house)
+            if key in barren.known:
+                continue
+            once = twice = 0
+            for cell in house.cells:
+                if not values[cell]:
+                    twice |= once & cands[cell]
+                    once |= cands[cell]
+            single = once & ~twice
+            if single:
+                low = single & -single  # the lowest such digit
+                digit = low.bit_length()
+                cell = next(c for c in house.cells if not values[c] and cands[c] & low)
                 text = f"hidden single: {digit} in {house.name} → {layout.name(cell)}"
-                level = HIDDEN_BOX if in_box else HIDDEN_LINE
+                level = HIDDEN_BOX if house.is_box else HIDDEN_LINE
                 return Step("hidden single", level, text, placements=((cell, digit),))
-    return None
+            barren.add(key)
+        return None
+
+    return find
+
+
+_HIDDEN = {boxes: _hidden_finder(boxes) for boxes in (True, False, None)}
 
 
 def hidden_single_box(board: Board) -> Step | None:

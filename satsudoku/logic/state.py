@@ -77,6 +77,16 @@ class Layout:
         return tuple(sum(1 << h for h in houses) for houses in self.houses_of)
 
     @cached_property
+    def peer_masks(self) -> tuple[int, ...]:
+        """Per cell, the bit set of its peers (bit i: cell i)."""
+        return tuple(sum(1 << p for p in peers) for peers in self.peers)
+
+    @cached_property
+    def house_masks(self) -> tuple[int, ...]:
+        """Per house, the bit set of its cells (bit i: cell i)."""
+        return tuple(sum(1 << c for c in h.cells) for h in self.houses)
+
+    @cached_property
     def house_cells(self) -> tuple[tuple[int, ...], ...]:
         """Each house's cells, indexed as `houses`."""
         return tuple(h.cells for h in self.houses)
@@ -253,6 +263,28 @@ class Board:
             if len(placed) != len(set(placed)):
                 return f"{house.name} holds a digit twice"
         return None
+
+
+class Barren:
+    """The houses where one finder found nothing, by their contents: for a finder whose
+    answer in a house depends on that house's cells alone (hidden singles and subsets), an
+    unchanged house is not searched again."""
+
+    LIMIT = 50_000  # entries; then it starts afresh (memory stays bounded on long runs)
+
+    def __init__(self) -> None:
+        self.known: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()
+
+    @staticmethod
+    def key(board: Board, house: House) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        cands, values = board.cands, board.values
+        contents = tuple(-values[c] if values[c] else cands[c] for c in house.cells)
+        return board.n, house.cells, contents
+
+    def add(self, key: tuple[int, tuple[int, ...], tuple[int, ...]]) -> None:
+        if len(self.known) >= self.LIMIT:
+            self.known.clear()
+        self.known.add(key)
 
 
 def digits_of(mask: int) -> list[Digit]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from satsudoku.logic.singles import direct_single
-from satsudoku.logic.state import Board, House, digits_of
+from satsudoku.logic.state import Barren, Board, House, digits_of
 from satsudoku.logic.step import Finder, Step, cells_text, removal_text
 
 NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -83,27 +83,6 @@ def _hidden_in(board: Board, house: House, size: int) -> Iterator[Step]:
             yield Step(name, HIDDEN_LEVEL[size], text, eliminations=eliminations)
 
 
-class _Barren:
-    """The houses where one finder found nothing, by their contents: a house's hidden
-    subsets depend on its own cells alone, so an unchanged house is not searched again."""
-
-    LIMIT = 50_000  # entries; then it starts afresh (memory stays bounded on long runs)
-
-    def __init__(self) -> None:
-        self.known: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()
-
-    @staticmethod
-    def key(board: Board, house: House) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-        cands, values = board.cands, board.values
-        contents = tuple(-values[c] if values[c] else cands[c] for c in house.cells)
-        return board.n, house.cells, contents
-
-    def add(self, key: tuple[int, tuple[int, ...], tuple[int, ...]]) -> None:
-        if len(self.known) >= self.LIMIT:
-            self.known.clear()
-        self.known.add(key)
-
-
 def naked_subset(size: int) -> Finder:
     def find(board: Board) -> Step | None:
         return next(naked_steps(board, size), None)
@@ -113,7 +92,7 @@ def naked_subset(size: int) -> Finder:
 
 
 def hidden_subset(size: int) -> Finder:
-    barren = _Barren()
+    barren = Barren()
 
     def find(board: Board) -> Step | None:
         for house in board.layout.houses:
@@ -131,7 +110,7 @@ def hidden_subset(size: int) -> Finder:
 
 
 def direct_hidden(size: int) -> Finder:
-    barren = _Barren()
+    barren = Barren()
 
     def find(board: Board) -> Step | None:
         for index, house in enumerate(board.layout.houses):
