@@ -74,6 +74,31 @@ def test_a_declared_plugin_rule_reads_writes_and_counts_right() -> None:
     assert result.exhausted and result.count == expected
 
 
+@dataclass(frozen=True)
+class QueenDigit(Declared):
+    """The declared form of examples/queen_rule.py's field, as docs/rules.md shows it."""
+
+    type: ClassVar[str] = "test-queen"
+    digit: int = spec(Integer(1, N), absent=N, default=9)
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        return iter(())
+
+
+def test_the_declared_queen_field_reads_as_the_hand_written_one() -> None:
+    four = Shape(2, 2)
+    assert QueenDigit.from_spec({"type": "test-queen"}, four) == QueenDigit(4)  # largest digit
+    assert QueenDigit.from_spec({"type": "test-queen"}, four).to_spec() == {
+        "type": "test-queen",
+        "digit": 4,  # always written: the default depends on the board
+    }
+    with pytest.raises(PuzzleError, match="^digit = 99 is outside 1..4$"):
+        QueenDigit.from_spec({"type": "test-queen", "digit": 99}, four)
+    with pytest.raises(PuzzleError, match=r"^unexpected field 'digits' \(fields: digit\)$"):
+        QueenDigit.from_spec({"type": "test-queen", "digits": 1}, four)
+    assert field_docs(QueenDigit) == [("digit", False, "n", "integer 1..n")]
+
+
 @pytest.mark.parametrize(
     ("spec_in", "message"),
     [
