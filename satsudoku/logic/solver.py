@@ -35,14 +35,16 @@ _DYNAMIC_PLUS = forcing.forcing_finder(forcing.DYNAMIC_PLUS, "forcing chain+", _
 
 def _contradiction_only(board: Board) -> Step | None:
     """A level-one contradiction, the helper a nested forcing chain runs inside itself."""
+    quiet = forcing.settled(board)  # always, as propagation calls helpers only then
     for cell in board.open_cells():
         mask = board.cands[cell]
         if mask.bit_count() != 2 or board.expired():
             continue
         for digit in (mask & -mask).bit_length(), mask.bit_length():
-            trial = board.copy()
-            trial.place(cell, digit)
-            _made, why = forcing.propagate(trial, _SUBSET_HELPERS)
+            trial, changed = forcing.assume(board, cell, digit)
+            _made, why = forcing.propagate(
+                trial, _SUBSET_HELPERS, changed=changed if quiet else None
+            )
             if why is not None:
                 return Step("contradiction", forcing.DYNAMIC, why, eliminations=((cell, digit),))
     return None
