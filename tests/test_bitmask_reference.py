@@ -1,16 +1,20 @@
-"""The bitmask reference's two-cell propagation (placement links and memoised arc consistency)
-against grid-by-grid oracles that share no code with satsudoku (tests/test_rules.py)."""
+"""The bitmask reference's propagators (two-cell links and memoised arc consistency, sums and
+the innie/outie sums of killer cages) and its restarts, against grid-by-grid oracles that share
+no code with satsudoku (tests/test_rules.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from satsudoku.backends import bitmask
 from satsudoku.backends.bitmask import BitmaskBackend, search_kernel
-from satsudoku.grid import Shape
-from satsudoku.io import read_puzzles
+from satsudoku.backends.bitmask_sums import SumSupport, implied_sums
+from satsudoku.grid import Grid, Shape
+from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
@@ -178,3 +182,116 @@ def test_published_sum_puzzles_stay_small(name: str, nodes: int) -> None:
     result = backend.solve(puzzle)
     assert result.status is Status.UNIQUE and result.solution == puzzle.solution
     assert int(result.stats["nodes"]) <= 2 * nodes
+
+
+# Cages read off the grid 123456 / 564123 / 351642 / 246531 / 412365 / 635214: row 3 keeps two
+# innies (r3c3 + r3c6 = 21 - 8 - 10), the r4c1-r5c1 cage sticks out of row 4 (an outie).
+KILLER = [
+    (["r3c1", "r3c2"], 8),
+    (["r3c4", "r3c5"], 10),
+    (["r4c1", "r5c1"], 6),
+    (["r4c2", "r4c3", "r4c4"], 15),
+    (["r6c5", "r6c6"], 5),
+    (["r5c5", "r5c6", "r4c6"], 12),
+]
+
+
+def killer(g: Rows) -> bool:
+    return all(
+        sum(at(g, c) for c in cells) == total and len({at(g, c) for c in cells}) == len(cells)
+        for cells, total in KILLER
+    )
+
+
+def killer_puzzle() -> Puzzle:
+    spec = {"type": "killer", "cages": [{"cells": c, "sum": t} for c, t in KILLER]}
+    return Puzzle(Shape(2, 3), FIRST_ROW, (make_rule(spec, Shape(2, 3)),))
+
+
+def test_killer_with_implied_sums_counts_like_the_oracle() -> None:
+    expected = sum(map(killer, all_6x6_first_row()))
+    puzzle = killer_puzzle()
+    assert search_kernel(puzzle).derived  # the innie/outie sums are in play
+    result = backend.solve(puzzle, limit=expected + 1)
+    assert result.exhausted and result.count == expected > 1
+
+
+def test_implied_sums_of_a_row() -> None:
+    """A 4×4's rows and columns; a cage r1c2-r1c3 of 3 inside row 1, a cage r1c1-r2c1 of 4
+    sticking out of it. Innies: r1c1 + r1c4 = 10 - 3. Outies: r1c4 - r2c1 = 10 - 3 - 4. Row 2
+    with the outie: r2c2 + r2c3 + r2c4 - r1c1 = 10 - 4. A house with no cage gives nothing."""
+    n = 4
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    sums = implied_sums(n, rows + cols, [((1, 2), 3), ((0, 4), 4)])
+    assert ((0, 3), (1, 1), 7) in sums
+    assert ((3, 4), (1, -1), 3) in sums
+    assert ((5, 6, 7, 0), (1, 1, 1, -1), 6) in sums
+    assert ((3, 5, 6, 7), (1, 1, 1, 1), 13) in sums  # rows 1-2 hold both cages: 20 - 3 - 4
+    assert not [cells for cells, _, _ in sums if set(cells) in map(set, rows + cols)]
+    assert all(len(cells) <= 4 for cells, _, _ in sums)
+
+
+def test_sum_support_is_arc_consistency() -> None:
+    """a + b = 10 with a in {1,2,3}: b keeps {7,8,9}; a + b = 3 as two distinct cells: {1,2}
+    each; a sum no digits reach fails."""
+    bit = tuple(1 << (3 * d) for d in range(9))  # spread masks of width 3, as a 9×9 kernel's
+
+    def mask(*digits: int) -> int:
+        return sum(bit[d - 1] for d in digits)
+
+    gac = SumSupport(bit)
+    full = mask(*range(1, 10))
+    assert gac.supports([mask(1, 2, 3), full], [((0,), 1), ((1,), 1)], 10) == [
+        mask(1, 2, 3),
+        mask(7, 8, 9),
+    ]
+    assert gac.supports([full, full], [((0, 1), 1)], 3) == [mask(1, 2), mask(1, 2)]
+    # A hole bounds do not see: 2a - b = 0 with b odd has no solution.
+    assert gac.supports([full, mask(1, 3, 5)], [((0,), 2), ((1,), -1)], 0) is None
+    assert gac.supports([mask(1, 2), mask(1, 2)], [((0, 1), 1)], 4) is None
+
+
+@pytest.fixture
+def restart_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restarts on every board, after 1, 1, 2, 1, 1, 2, 4, … nodes: many runs, many cutoffs."""
+    monkeypatch.setattr(bitmask, "_RESTART_FROM", 1)
+    monkeypatch.setattr(bitmask, "_RESTART_UNIT", 1)
+
+
+@pytest.mark.usefixtures("restart_always")
+def test_restarts_keep_verdicts_exact() -> None:
+    """Unique, multiple and unsatisfiable stay so when the search restarts: a unique verdict
+    comes only from a run that saw the whole tree, two solutions are two distinct grids."""
+    (unique,) = read_puzzles(REPO / "models" / "classic" / "ai-escargot.toml")  # 41 nodes
+    result = backend.solve(unique)
+    assert result.status is Status.UNIQUE and result.solution == unique.solution
+    assert result.exhausted and int(result.stats["restarts"]) > 3
+    empty = Puzzle.empty(Shape(2, 2))
+    result = backend.solve(empty, limit=2)
+    assert result.status is Status.MULTIPLE and len({g.values for g in result.solutions}) == 2
+    clash = Puzzle(Shape(2, 2), Grid(4, (1, 0, 0, 0, 0, 1) + (0,) * 10), ())  # one box, two 1s
+    result = backend.solve(clash)
+    assert result.status is Status.UNSATISFIABLE and result.exhausted
+
+
+@pytest.mark.usefixtures("restart_always")
+def test_restarts_keep_the_killer_count() -> None:
+    expected = sum(map(killer, all_6x6_first_row()))
+    puzzle = killer_puzzle()
+    assert expected > 2
+    for limit in (1, 2, expected + 1):
+        result = backend.solve(puzzle, limit=limit)
+        grids = {g.values for g in result.solutions}
+        assert len(grids) == min(limit, expected) and result.exhausted == (limit > expected)
+        assert all(killer(tuple(g[r * 6 : r * 6 + 6] for r in range(6))) for g in grids)
+
+
+def test_a_hard_forum_killer_falls_to_innies_and_outies(shared_data: Path) -> None:
+    """killer-x-hard-forum line 3 (HS_KILLERS): not settled in 23,100 nodes before the implied
+    sums, 40 nodes with them."""
+    line = (shared_data / "killer-x-hard-forum-9x9.txt").read_text().splitlines()[2]
+    (puzzle,) = read_text(line, fmt="killer", rules=("diagonal",))
+    result = backend.solve(puzzle)
+    assert result.status is Status.UNIQUE and result.solution == puzzle.solution
+    assert int(result.stats["nodes"]) <= 200

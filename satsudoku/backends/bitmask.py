@@ -9,8 +9,10 @@ generic over houses: any all-different group adds peers, any n-cell group also t
 hidden singles and locked candidates, and tables are kept arc-consistent (two-cell ones through
 per-digit supports). Killer cages and renban lines (`DigitSets`) and linear sums (`Sum`: little
 killers, arrows) and sandwiches are native rather than Tables, which grow as |sets|·k! and
-past MAX_TABLE: a cage keeps its cells within the still-possible digit sets, a sum prunes by
-bounds, a sandwich keeps its cells within its still-possible layouts.
+past MAX_TABLE: a cage keeps its cells within the still-possible digit sets, a sum is kept arc
+consistent over its distinct-digit groups (`bitmask_sums`), a sandwich keeps its cells within
+its still-possible layouts. The plain search adds the sums that cages and houses imply
+(innies and outies) and restarts on 25×25 and up (`_search`).
 
 Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
 summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
@@ -28,6 +30,7 @@ from functools import lru_cache, reduce
 from operator import and_, itemgetter, or_
 from typing import Any
 
+from satsudoku.backends.bitmask_sums import SumSupport, Unit, implied_sums
 from satsudoku.constraints import (
     CORE_KINDS,
     AllDifferent,
@@ -53,8 +56,15 @@ _CHECK_WORK = 4096  # cells of work between clock checks: perf_counter() is not 
 # fewer nodes (forum-hardest-1106 and the 16×16 band, samples of 20-40).
 _LOCKED_FROM = 25
 _LOCKED_AFTER_BACKTRACKS = 64  # ... and once the search has failed this often (see _search)
+# Boards from this size on restart their search when it looks for at most two solutions (see
+# _search): the 25×25 band is heavy-tailed; on 9×9 and 16×16 the runs are short anyway.
+_RESTART_FROM = 25
+_RESTART_UNIT = 256  # nodes: a good run to a 25×25 band solution takes 100-300 (64 was too few)
 _CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
+# Widest range of values (Σ|w|·n) a sum gets arc consistency for: its partial sums are bitsets
+# of that many bits. Wider ones (a bulb of many digits read as a number) keep to bounds.
+_SUM_SPAN = 1 << 14
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
@@ -98,6 +108,9 @@ class _SumIdx:
     # Positions of terms that must hold distinct digits (pairwise peers) under one weight: a
     # group of k cells sums to at least its k smallest distinct values, not k times the least.
     groups: tuple[tuple[int, ...], ...] = ()
+    # The groups and the other terms of nonzero weight, as `SumSupport` takes them; empty when
+    # the values span too wide a range for its bitsets (bounds only, then).
+    units: tuple[Unit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,6 +181,7 @@ class _Kernel:
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
         links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
+        sum_cages: list[tuple[tuple[int, ...], int]] = []  # cages whose every set has one sum
         for constraint in constraints:
             if isinstance(constraint, AllDifferent):
                 groups.append(tuple(r * n + c for r, c in constraint.cells))
@@ -186,6 +200,9 @@ class _Kernel:
                     allowed[i] &= union  # no fitting set: every cell empty, a contradiction
                 if group and sets:
                     cages.append(_CageIdx(group, _getter(group), sets))
+                totals = {sum(s) for s in constraint.fitting_sets() if all(d <= n for d in s)}
+                if len(totals) == 1 and len(set(group)) == len(group):  # a killer cage's sum
+                    sum_cages.append((group, totals.pop()))
             elif isinstance(constraint, Sum):
                 cells = tuple(r * n + c for r, c in constraint.cells)
                 for a, b in constraint.distinct:  # a binary all-different: the pair are peers
@@ -265,6 +282,14 @@ class _Kernel:
             extra for extra in self.extras if extra[1] != self._pair or self._strong(extra[2])
         )
         self.calm: list[tuple[int, ...] | None] = [None] * len(self.active)
+        self.sum_support = SumSupport(self.bit)
+        # The sums cages and houses imply (innies and outies), for the plain search only
+        # (`settle`): the proof mode could justify them only by branching over whole houses.
+        self.derived = tuple(
+            (constraint.get, self._sum, self._grouped(constraint))
+            for constraint in self._implied(sum_cages)
+        )
+        self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
         for k, house in enumerate(self.houses):
             for i in house:
@@ -336,6 +361,20 @@ class _Kernel:
                     stack.append((d + 1, chosen | bit, allowed & of_digit[bit]))
         return tuple(sets)
 
+    def _implied(self, sum_cages: list[tuple[tuple[int, ...], int]]) -> list[_SumIdx]:
+        """The innie/outie sums of the cages that overlap no other cage (`implied_sums`)."""
+        owner: dict[int, int] = {}
+        for k, (cells, _) in enumerate(sum_cages):
+            for i in cells:
+                owner[i] = -1 if i in owner else k
+        disjoint = [cage for k, cage in enumerate(sum_cages) if all(owner[i] == k for i in cage[0])]
+        if not disjoint:
+            return []
+        return [
+            _SumIdx(cells, _getter(cells), weights, total)
+            for cells, weights, total in implied_sums(self.n, self.houses, disjoint)
+        ]
+
     def _grouped(self, constraint: _SumIdx) -> _SumIdx:
         """The sum with its distinct-digit groups: cells of one weight that are all peers,
         gathered greedily (a region sum line's segment within a box, an arrow in a box)."""
@@ -352,7 +391,10 @@ class _Kernel:
                 if w:
                     groups.append([k])
         kept = tuple(tuple(group) for group in groups if len(group) > 1)
-        return replace(constraint, groups=kept) if kept else constraint
+        units: tuple[Unit, ...] = ()
+        if sum(abs(w) for w in constraint.weights) * self.n <= _SUM_SPAN:
+            units = tuple((tuple(group), constraint.weights[group[0]]) for group in groups)
+        return replace(constraint, groups=kept, units=units)
 
     def _strong(self, pair: _PairIdx) -> bool:
         """Whether arc consistency on `pair` can narrow a cell whose partner has two or more
@@ -428,16 +470,21 @@ class _Kernel:
                             dirty |= changed
         return dirty
 
-    def settle(self, cands: Masks, dirty: int) -> bool:
-        """`propagate`, then locked candidates and singles to a joint fixpoint on boards of
-        _LOCKED_FROM and up; False on contradiction. Used by the plain search only: locked
-        candidates go beyond unit propagation, so the proof mode keeps to `propagate`."""
+    def settle(self, cands: Masks, dirty: int, locked: bool = True) -> bool:
+        """`propagate`, then the implied sums (`derived`) and, if `locked` on boards of
+        _LOCKED_FROM and up, locked candidates, all to a joint fixpoint; False on contradiction.
+        Used by the plain search only: both go beyond unit propagation on the encoding, so the
+        proof mode keeps to `propagate`."""
         if not self.propagate(cands, dirty):
             return False
-        if self.n < _LOCKED_FROM:
+        locked = locked and self.n >= _LOCKED_FROM
+        derived = self.derived
+        if not (locked or derived):
             return True
         while True:
-            dirty = self._locked(cands)
+            dirty = self._extras(cands, derived, self.derived_calm) if derived else 0
+            if dirty == 0 and locked:
+                dirty = self._locked(cands)
             if dirty == 0:
                 return True
             if dirty < 0 or not self.propagate(cands, dirty):
@@ -550,20 +597,25 @@ class _Kernel:
                             dirty |= changed
             if not self.active:
                 return True
-            dirty = self._extras(cands)
+            dirty = self._extras(cands, self.active, self.calm)
             if dirty <= 0:
                 return dirty == 0
 
-    def _extras(self, cands: Masks) -> int:
-        """Cages, sums and tables, each once: dirty houses, or -1 on contradiction.
+    def _extras(
+        self,
+        cands: Masks,
+        extras: tuple[tuple[_Getter, _Step, Any], ...],
+        calm: list[tuple[int, ...] | None],
+    ) -> int:
+        """Cages, sums and tables (`active` or `derived`), each once: dirty houses, or -1 on
+        contradiction.
 
         Each constraint's narrowing depends only on its own cells' masks, so once it has
         changed nothing on some masks it is skipped while they recur (`calm`, shared by every
         search on this kernel: any entry is a true fixpoint, so a stale one only costs a rerun).
         """
         dirty = 0
-        calm = self.calm
-        for k, (get, step, index) in enumerate(self.active):
+        for k, (get, step, index) in enumerate(extras):
             masks = get(cands)
             if masks == calm[k]:
                 continue
@@ -654,6 +706,32 @@ class _Kernel:
         return dirty
 
     def _sum(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
+        """Arc consistency on one linear sum (`SumSupport`, over its distinct-digit groups):
+        dirty houses, or -1 on contradiction. Exact once every cell is placed."""
+        if not constraint.units:
+            return self._sum_bounds(cands, constraint, masks)
+        open_bits, supports = self.open_bits, self.sum_support.supports
+        cells, units, total = constraint.cells, constraint.units, constraint.total
+        dirty = 0
+        while True:
+            opened = list(map(open_bits, masks))
+            keep = supports(opened, units, total)
+            if keep is None:
+                return -1
+            narrowed = False  # some cell lost digits: another round on the new masks
+            for i, mine, kept in zip(cells, opened, keep, strict=True):
+                if mine == kept:
+                    continue
+                narrowed = True
+                changed = self._restrict(cands, i, kept)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+            if not narrowed:
+                return dirty
+            masks = constraint.get(cands)
+
+    def _sum_bounds(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
         """Bounds consistency on one linear sum: dirty houses, or -1 on contradiction.
 
         With lo/hi the smallest/largest value of each term w·d over the cell's candidates, a
@@ -915,6 +993,22 @@ class _Search:
     nodes: int = 0
     backtracks: int = 0
     stopped: str | None = None  # "timeout" / "node limit" when the search ended early
+    restarts: int = 0
+    locked: bool = False  # locked candidates at every node (`_Kernel.settle`)
+    deep: bool = False  # ... not yet, but once the search has failed often enough
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of Luby, Sinclair & Zuckerman's sequence 1 1 2 1 1 2 4 1 1 2 …"""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 class BitmaskBackend:
@@ -962,6 +1056,8 @@ class BitmaskBackend:
             "backtracks": search.backtracks,
             "time_s": time.perf_counter() - start,
         }
+        if search.restarts:
+            stats["restarts"] = search.restarts
         if search.stopped:
             stats["stopped"] = search.stopped
         proof = Proof(
@@ -985,39 +1081,78 @@ class BitmaskBackend:
         search: _Search,
         rng: random.Random | None = None,
     ) -> list[Masks]:
-        """Iterative depth-first search (no recursion limit for 36×36 boards); `rng` shuffles
-        each node's children, which are otherwise tried lowest digit first."""
-        root = kernel.initial(givens)
-        if root is None:
-            return []
-        solutions: list[Masks] = []
-        stack = [root]
-        assign, settle, branch_cell = kernel.assign, kernel.propagate, kernel.branch_cell
+        """Depth-first search from the propagated root, with restarts where they pay (below);
+        `rng` shuffles each node's children, which are otherwise tried lowest digit first."""
         # Locked candidates at every node (`kernel.settle`) pay off on puzzles, from the first
         # node (25×25 band line 801: 2,334 nodes with them from the start, no answer in 15 s
         # when they wait for 64 failures), but not on a near-empty board, which fills with few
         # failures: an empty 36×36 took 10.8 s against 1.0 s CPU in the same ~1,060 nodes. So
         # from the start with a fifth of the cells given, else once the search keeps failing.
         deep = kernel.n >= _LOCKED_FROM
-        if deep and 5 * sum(1 for v in givens if v) >= kernel.n * kernel.n:
-            settle, deep = kernel.settle, False
+        search.locked = deep and 5 * sum(1 for v in givens if v) >= kernel.n * kernel.n
+        search.deep = deep and not search.locked
+        root = kernel.initial(givens)
+        if root is None or not kernel.settle(root, (1 << len(kernel.houses)) - 1, search.locked):
+            return []
+        found: dict[tuple[int, ...], Masks] = {}
+        if rng is not None or search.limit > 2 or kernel.n < _RESTART_FROM:
+            self._dfs(kernel, root, search, rng, None, found)
+            return list(found.values())
+        # Restarts (Gomes, Selman & Kautz 1998): a search that must find one or two solutions
+        # can sink an early choice into a huge subtree without any. Run k stops after
+        # _RESTART_UNIT · luby(k) nodes and tries each node's digits in its own random order
+        # (run 1 in the usual order); solutions found by any run count (distinct grids), and
+        # the cutoffs grow without bound, so some run finishes within its cutoff: that run
+        # has seen the whole tree, which keeps the verdict exact (a proof of uniqueness pays
+        # the earlier runs on top, a log factor at most). On the 25×25 band (lines 801-991,
+        # step 10) 19 of 20 found two solutions within 6,000 nodes (7 of them did not before);
+        # doubling cutoffs settled fewer, random cell choice among the fewest-candidate ties
+        # did not help.
+        run, shuffle = 1, None
+        while not self._dfs(kernel, root, search, shuffle, _RESTART_UNIT * _luby(run), found):
+            if search.stopped or len(found) >= search.limit:
+                break
+            run += 1
+            search.restarts += 1
+            shuffle = random.Random(run)  # a fixed seed per run: verdicts are repeatable
+        return list(found.values())
+
+    def _dfs(
+        self,
+        kernel: _Kernel,
+        root: Masks,
+        search: _Search,
+        rng: random.Random | None,
+        cutoff: int | None,
+        found: dict[tuple[int, ...], Masks],
+    ) -> bool:
+        """One iterative depth-first run (no recursion limit for 36×36 boards), adding the
+        solutions it meets to `found` until it holds `search.limit`; True if the run saw the
+        whole tree, False if a limit or `cutoff` (nodes in this run) stopped it."""
+        stack = [root]
+        assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
+        run_cap = search.nodes + cutoff if cutoff is not None else float("inf")
         check_every = max(1, _CHECK_WORK // (kernel.n * kernel.n))
+        locked = search.locked
         while stack:
-            if deep and search.backtracks >= _LOCKED_AFTER_BACKTRACKS:
-                settle, deep = kernel.settle, False
+            if search.deep and search.backtracks >= _LOCKED_AFTER_BACKTRACKS:
+                search.locked = locked = True
+                search.deep = False
             if search.nodes >= node_cap:  # max_nodes nodes expanded; another one is due
                 search.stopped = "node limit"
-                break
+                return False
             if search.nodes % check_every == 0 and self._over_limit(search):
-                break  # also checked before the first node: building the root may be slow
+                return False  # also checked before the first node: building the root is slow
+            if search.nodes >= run_cap:
+                return False
             cands = stack.pop()
             search.nodes += 1
             best = branch_cell(cands)
             if best < 0:
-                solutions.append(cands)
-                if len(solutions) >= search.limit:
-                    break
+                found.setdefault(tuple(cands), cands)
+                if len(found) >= search.limit:
+                    return False
                 continue
             mask = cands[best]
             children = []
@@ -1026,7 +1161,7 @@ class BitmaskBackend:
                 mask ^= bit
                 child = cands.copy()
                 dirty = assign(child, best, bit)
-                if dirty >= 0 and settle(child, dirty):
+                if dirty >= 0 and settle(child, dirty, locked):
                     children.append(child)
                 else:
                     search.backtracks += 1
@@ -1035,7 +1170,7 @@ class BitmaskBackend:
             else:
                 rng.shuffle(children)
             stack.extend(children)
-        return solutions
+        return True
 
     @staticmethod
     def _over_limit(search: _Search) -> bool:
