@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import combinations
 
-from satsudoku.logic.state import Board
+from satsudoku.logic.state import Board, Layout, digits_of
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 SKYSCRAPER, KITE, TURBOT = 4.0, 4.1, 4.2
@@ -84,23 +84,7 @@ class _Graph:
         ]
         self.nodes = nodes
         self.strong: dict[int, set[int]] = {v: set() for v in nodes}
-        self.weak: dict[int, set[int]] = {}
-        # Links go into each set in a fixed order (digits ascending, then the peers as the
-        # layout lists them): the breadth-first search meets them in that order.
-        for v in nodes:
-            cell, d = divmod(v, n)
-            bit = 1 << d
-            links = set()
-            if kind != "x":  # the same cell: another digit
-                others = cands[cell] & ~bit
-                while others:
-                    low = others & -others
-                    others ^= low
-                    links.add(cell * n + low.bit_length() - 1)
-            for peer in layout.peers[cell]:  # the same digit in a peer
-                if cands[peer] & bit and not values[peer]:
-                    links.add(peer * n + d)
-            self.weak[v] = links
+        self.weak = _weak_links(board, nodes, same_cell=kind != "x")
         if kind in ("xy", "aic"):
             for c in board.open_cells():
                 if cands[c].bit_count() == 2:
@@ -127,6 +111,34 @@ class _Graph:
     def name(self, v: int) -> str:
         cell, d = divmod(v, self.n)
         return f"({d + 1}){self.board.layout.name(cell)}"
+
+
+# same_cell -> (layout, candidates and values, links) of the last board seen
+_WEAK_CACHE: dict[bool, tuple[Layout, tuple[int, ...], dict[int, set[int]]]] = {}
+
+
+def _weak_links(board: Board, nodes: list[int], *, same_cell: bool) -> dict[int, set[int]]:
+    """Each node's weak links: the same digit in a peer, and (`same_cell`) the cell's other
+    digits. The XY-chain and AIC searches of one board share them (a one-entry cache)."""
+    n, cands, values, peers = board.n, board.cands, board.values, board.layout.peers
+    state = (*cands, *values)
+    cached = _WEAK_CACHE.get(same_cell)
+    if cached is not None and cached[0] is board.layout and cached[1] == state:
+        return cached[2]
+    weak: dict[int, set[int]] = {}
+    # Links go into each set in a fixed order (digits ascending, then the peers as the layout
+    # lists them): the breadth-first search meets them in that order.
+    for v in nodes:
+        cell, d = divmod(v, n)
+        bit = 1 << d
+        if same_cell:
+            links = {cell * n + e - 1 for e in digits_of(cands[cell] & ~bit)}
+        else:
+            links = set()
+        links.update([p * n + d for p in peers[cell] if cands[p] & bit and not values[p]])
+        weak[v] = links
+    _WEAK_CACHE[same_cell] = (board.layout, state, weak)
+    return weak
 
 
 def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Finder:
