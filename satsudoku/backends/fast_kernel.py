@@ -151,14 +151,18 @@ def _propagate(
         for h in range(n_houses):  # hidden singles: a digit with one place left in a house
             once = _ZERO
             twice = _ZERO
+            placed = _ZERO
             for j in range(n):
                 m = cands[houses[h, j]]
                 twice |= once & m
                 once |= m
+                if m & (m - _ONE) == _ZERO:
+                    placed |= m
             if once != full:
                 st[TRAIL] = t
                 return False  # some digit has no place left in this house
-            exact = once & ~twice
+            # A placed digit is always once-only; only the others can be hidden singles.
+            exact = once & ~twice & ~placed
             if exact == _ZERO:
                 continue
             for j in range(n):
