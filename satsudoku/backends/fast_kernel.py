@@ -189,13 +189,14 @@ def _propagate(
             both = in_a = in_b = _ZERO
             base = k * 3
             for j in range(lock_seg[base], lock_seg[base + 1]):
-                both |= cands[lock_cells[j]]
+                m = cands[lock_cells[j]]
+                if m & (m - _ONE) != _ZERO:  # placed digits are in neither rest already
+                    both |= m
             for j in range(lock_seg[base + 1], lock_seg[base + 2]):
                 in_a |= cands[lock_cells[j]]
             for j in range(lock_seg[base + 2], lock_seg[base + 3]):
                 in_b |= cands[lock_cells[j]]
             # A digit of A∩B that B∖A cannot hold must be in A∩B, so A∖B loses it; and back.
-            # (Placed digits of A∩B are in neither rest already, so removing them is a no-op.)
             for side in range(2):
                 drop = both & ~(in_b if side == 0 else in_a)
                 if drop == _ZERO:
