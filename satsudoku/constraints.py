@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, runtime_checkable
 
+from satsudoku.deadline import building, check_building
+from satsudoku.deadline import check as check_deadline
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 
@@ -115,19 +117,25 @@ CORE_KINDS: tuple[type, ...] = (AllDifferent, Allowed, Table)
 
 
 def lower(
-    constraints: Iterable[Constraint], shape: Shape, native: tuple[type, ...] = CORE_KINDS
+    constraints: Iterable[Constraint],
+    shape: Shape,
+    native: tuple[type, ...] = CORE_KINDS,
+    deadline: float | None = None,
 ) -> list[Constraint]:
-    """Decompose every constraint a backend has no native support for, recursively."""
+    """Decompose every constraint a backend has no native support for, recursively; OutOfTime
+    once `deadline` (a perf_counter time) has passed, also from inside a long decomposition."""
     out: list[Constraint] = []
     pending = list(constraints)
-    while pending:
-        constraint = pending.pop()
-        if isinstance(constraint, native):
-            out.append(constraint)
-        elif isinstance(constraint, Decomposable):
-            pending.extend(constraint.decompose(shape))
-        else:
-            raise TypeError(f"{type(constraint).__name__} is neither native nor decomposable")
+    with building(deadline):
+        while pending:
+            check_deadline(deadline)
+            constraint = pending.pop()
+            if isinstance(constraint, native):
+                out.append(constraint)
+            elif isinstance(constraint, Decomposable):
+                pending.extend(constraint.decompose(shape))
+            else:
+                raise TypeError(f"{type(constraint).__name__} is neither native nor decomposable")
     out.reverse()
     return out
 
@@ -148,8 +156,13 @@ def table_of(cells: tuple[Cell, ...], holds: Callable[..., bool], size: int) -> 
     """The Table of every digit tuple over `cells` for which `holds(*digits)` is true."""
     digits = range(1, size + 1)
     _check_space(size ** len(cells), f"a predicate over {len(cells)} cells")
-    rows = frozenset(t for t in itertools.product(digits, repeat=len(cells)) if holds(*t))
-    return Table(cells, rows)
+    rows = []
+    for count, digits_tuple in enumerate(itertools.product(digits, repeat=len(cells))):
+        if count % 4096 == 0:
+            check_building()
+        if holds(*digits_tuple):
+            rows.append(digits_tuple)
+    return Table(cells, frozenset(rows))
 
 
 def _check_space(count: int, what: str) -> None:

@@ -6,6 +6,7 @@ pairwise clauses built in Python, 5 GB) and 3 s (cpsat: 262,144 Boolean variable
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -82,3 +83,35 @@ def test_build_cache_keeps_the_most_recently_used() -> None:
     with pytest.raises(OutOfTime):
         cache.get("d", fail)
     assert cache.get("d", lambda: "d") == "d"  # nothing was stored for the failed build
+
+
+SKYSCRAPERS = {  # ISS "Skyscraper - all 5": fifteen clues of 5, each a table of ~10⁴ rows
+    "size": 9,
+    "rules": [
+        {
+            "type": "skyscraper",
+            "top": [5, 0, 0, 5, 0, 0, 5, 0, 5],
+            "right": [0, 5, 0, 0, 5, 0, 5, 0, 0],
+            "bottom": [0, 5, 5, 0, 5, 5, 0, 0, 0],
+            "left": [5, 0, 0, 5, 0, 5, 0, 5, 0],
+        }
+    ],
+}
+
+
+def test_a_rules_decomposition_stops_at_the_deadline() -> None:
+    """Lowering the clues took 2-10 s and no backend's --timeout reached inside it: asked for
+    1 s, sat answered after 3.0 s and bitmask after 5.8 s."""
+    from satsudoku.constraints import lower
+    from satsudoku.deadline import building
+    from satsudoku.io import read_text
+    from satsudoku.rules.condition import distinct_table
+
+    (puzzle,) = read_text(json.dumps(SKYSCRAPERS))
+    with pytest.raises(OutOfTime):
+        lower(puzzle.constraints(), puzzle.shape, deadline=time.perf_counter() - 1)
+    cells = tuple((0, c) for c in range(9))
+    with building(time.perf_counter() - 1), pytest.raises(OutOfTime):
+        distinct_table(cells, 9, lambda row: True, "nine cells")
+    with building(None):  # no deadline: the whole table
+        assert len(distinct_table(cells[:3], 9, lambda row: True, "three cells").tuples) == 504

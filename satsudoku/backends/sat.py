@@ -400,7 +400,7 @@ class SatBackend:
             return _Session(shape, cached, used, self.solver, deadline)
         if shape.size > LARGE_SIZE:
             return None  # per puzzle: only the cells and digits the givens leave get variables
-        constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
+        constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
         groups = groups_of(shape, constraints)
         if groups is None:
             return None  # not all-different groups: the givens-only reduction, per puzzle

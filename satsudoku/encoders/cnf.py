@@ -308,7 +308,7 @@ def encode_rules(
     justify them. Raises `OutOfTime` once `deadline` (a perf_counter time) has passed.
     """
     n = shape.size
-    core = _split_cages(lower(constraints, shape, NATIVE_KINDS), shape)
+    core = _split_cages(lower(constraints, shape, NATIVE_KINDS, deadline), shape)
     every = tuple(range(1, n + 1))
     domains = [every] * (n * n)
     fixed: dict[int, int] = {}

@@ -132,7 +132,7 @@ def build(
     OutOfTime once `deadline` has passed: a 64×64 Boolean model takes seconds to build.
     """
     kind = model_kind(kind)
-    native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
+    native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
     constraints = _split_cages(native, shape)
     n = shape.size
     domains = allowed_domains(constraints, n)

@@ -87,7 +87,7 @@ class MipEncoding:
 
 def build(shape: Shape, rules: Sequence[Rule] = (), deadline: float | None = None) -> MipEncoding:
     """A fresh model of `shape` and `rules`, no givens yet; OutOfTime once `deadline` passes."""
-    constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS)
+    constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
     n = shape.size
     domains = allowed_domains(constraints, n)
     for constraint in constraints:

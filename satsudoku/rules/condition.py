@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from satsudoku.constraints import MAX_TABLE, Constraint, Table, TableTooLargeError
+from satsudoku.deadline import check_building
 from satsudoku.grid import Cell, Digit, Shape
 
 Digits = tuple[Digit, ...]
@@ -62,8 +63,12 @@ def distinct_table(
     rows: list[Digits] = []
     prefix: list[Digit] = []
     used = [False] * (size + 1)
+    visited = [0]
 
     def extend() -> None:
+        visited[0] += 1
+        if visited[0] % 4096 == 0:
+            check_building()  # a skyscraper clue of a 9×9 visits a million prefixes
         if len(prefix) == len(cells):
             row = tuple(prefix)
             if keep(row):
