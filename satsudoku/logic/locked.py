@@ -26,29 +26,27 @@ def locked_steps(board: Board) -> Iterator[tuple[str, Step]]:
     """Every locked-candidates step: a digit whose places in house A all lie in house B."""
     layout = board.layout
     houses, cands, values = layout.houses, board.cands, board.values
-    for a, b, shared in layout.overlaps:
-        house_a, house_b = houses[a], houses[b]
+    for a, b, shared, rest_a, rest_b in layout.overlap_parts:
         # Digits that can go in A's shared cells but nowhere else in A (open cells only).
         inside = outside = 0
-        for c in house_a.cells:
+        for c in shared:
             if not values[c]:
-                if c in shared:
-                    inside |= cands[c]
-                else:
-                    outside |= cands[c]
+                inside |= cands[c]
+        for c in rest_a:
+            if not values[c]:
+                outside |= cands[c]
         locked = inside & ~outside
         while locked:
             low = locked & -locked
             locked ^= low
-            removed = [
-                c for c in house_b.cells if c not in shared and not values[c] and cands[c] & low
-            ]
+            removed = [c for c in rest_b if not values[c] and cands[c] & low]
             if not removed:
                 continue
             digit = low.bit_length()
             places = [c for c in shared if not values[c] and cands[c] & low]
             if len(places) < 2:
                 continue  # a hidden single, found as one
+            house_a, house_b = houses[a], houses[b]
             kind = _kind(house_a.kind, house_b.kind)
             eliminations = tuple((c, digit) for c in removed)
             text = (

@@ -87,6 +87,23 @@ class Layout:
         return tuple(sum(1 << c for c in h.cells) for h in self.houses)
 
     @cached_property
+    def overlap_parts(
+        self,
+    ) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+        """Per entry of `overlaps` (a, b, shared): a, b, the shared cells (in the order the set
+        gives them), the rest of a and the rest of b (each in its house's order)."""
+        return tuple(
+            (
+                a,
+                b,
+                tuple(shared),
+                tuple(c for c in self.houses[a].cells if c not in shared),
+                tuple(c for c in self.houses[b].cells if c not in shared),
+            )
+            for a, b, shared in self.overlaps
+        )
+
+    @cached_property
     def house_cells(self) -> tuple[tuple[int, ...], ...]:
         """Each house's cells, indexed as `houses`."""
         return tuple(h.cells for h in self.houses)
