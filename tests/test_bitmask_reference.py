@@ -88,7 +88,13 @@ def region_sums(g: Rows) -> bool:
     return all(len({sum(at(g, c) for c in segment) for segment in line}) == 1 for line in SEGMENTS)
 
 
+def zipper(g: Rows) -> bool:  # LINE as a zipper: both pairs around r4c3 add up to it
+    a, b, centre, d, e = (at(g, c) for c in LINE)
+    return a + e == centre == b + d
+
+
 CASES: list[tuple[str, list[dict[str, Any]], Callable[[Rows], bool]]] = [
+    ("zipper", [{"type": "zipperline", "lines": [LINE]}], zipper),
     ("kropki", [{"type": "kropki", "white": WHITE, "black": BLACK}], kropki),
     (
         "whispers",
@@ -163,12 +169,17 @@ def test_the_cases_reach_the_new_propagators() -> None:
         return search_kernel(Puzzle(shape, FIRST_ROW, rules))
 
     (_, nabner_specs, _), (_, arrow_specs, _), (_, region_specs, _) = CASES[-3:]
+    (equal,) = [x[2] for x in kernel_of(CASES[0][1]).derived if hasattr(x[2], "segments")]
+    assert sorted(end - start for start, end, _ in equal.segments) == [1, 2, 2]  # the zipper
     cages = [x[2] for x in kernel_of(nabner_specs).extras if hasattr(x[2], "sets")]
     assert sorted(len(cage.cells) for cage in cages) == [3, 3]
     assert all(len(cage.sets) == 4 for cage in cages)  # {1,3,5} {1,3,6} {1,4,6} {2,4,6}
     for specs in (arrow_specs, region_specs):
         groups = [x[2].groups for x in kernel_of(specs).extras if hasattr(x[2], "groups")]
         assert any(groups)
+    # The first region sum line's three segments share one sum: joined for the plain search.
+    (equal,) = [x[2] for x in kernel_of(region_specs).derived if hasattr(x[2], "segments")]
+    assert [end - start for start, end, _ in equal.segments] == [1, 2, 1]
 
 
 @pytest.mark.parametrize(

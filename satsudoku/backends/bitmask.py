@@ -114,6 +114,16 @@ class _SumIdx:
 
 
 @dataclass(frozen=True)
+class _EqualIdx:
+    """Segments that all have one sum (a region sum line's, a zipper's): cells flattened, and
+    per segment its slice of them and its units (positions within the segment, weight 1)."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    segments: tuple[tuple[int, int, tuple[Unit, ...]], ...]
+
+
+@dataclass(frozen=True)
 class _SandwichIdx:
     """A `Sandwich` over flat cell indices, its layouts grouped by where the crusts stand.
 
@@ -285,9 +295,12 @@ class _Kernel:
         self.sum_support = SumSupport(self.bit)
         # The sums cages and houses imply (innies and outies), for the plain search only
         # (`settle`): the proof mode could justify them only by branching over whole houses.
-        self.derived = tuple(
-            (constraint.get, self._sum, self._grouped(constraint))
-            for constraint in self._implied(sum_cages)
+        self.derived: tuple[tuple[_Getter, _Step, Any], ...] = (
+            *(
+                (constraint.get, self._sum, self._grouped(constraint))
+                for constraint in self._implied(sum_cages)
+            ),
+            *((equal.get, self._equal, equal) for equal in self._equal_sums(sums)),
         )
         self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
@@ -374,6 +387,44 @@ class _Kernel:
             _SumIdx(cells, _getter(cells), weights, total)
             for cells, weights, total in implied_sums(self.n, self.houses, disjoint)
         ]
+
+    def _equal_sums(self, sums: list[_SumIdx]) -> list[_EqualIdx]:
+        """Chains of `a == b` sums (total 0, weights ±1) joined into one constraint per set of
+        segments that must share a sum: the pairs see that sum only through their cells'
+        digits, all segments together see the values every one of them can reach."""
+        parent: dict[frozenset[int], frozenset[int]] = {}
+
+        def root(x: frozenset[int]) -> frozenset[int]:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        for constraint in sums:
+            weights = constraint.weights
+            if constraint.total or len(set(constraint.cells)) != len(constraint.cells):
+                continue
+            if not set(weights) == {1, -1}:
+                continue
+            plus = frozenset(i for i, w in zip(constraint.cells, weights, strict=True) if w > 0)
+            minus = frozenset(i for i, w in zip(constraint.cells, weights, strict=True) if w < 0)
+            parent[root(plus)] = root(minus)
+        classes: dict[frozenset[int], list[frozenset[int]]] = {}
+        for segment in list(parent):
+            classes.setdefault(root(segment), []).append(segment)
+        found = []
+        for segments in classes.values():
+            if len(segments) < 3:
+                continue  # two segments: their own sum already says everything
+            cells: list[int] = []
+            parts = []
+            for segment in sorted(segments, key=sorted):
+                members = tuple(sorted(segment))
+                alone = _SumIdx(members, _getter(members), (1,) * len(members), 0)
+                parts.append((len(cells), len(cells) + len(members), self._grouped(alone).units))
+                cells.extend(members)
+            if all(units for _, _, units in parts):
+                found.append(_EqualIdx(tuple(cells), _getter(tuple(cells)), tuple(parts)))
+        return found
 
     def _grouped(self, constraint: _SumIdx) -> _SumIdx:
         """The sum with its distinct-digit groups: cells of one weight that are all peers,
@@ -730,6 +781,37 @@ class _Kernel:
             if not narrowed:
                 return dirty
             masks = constraint.get(cands)
+
+    def _equal(self, cands: Masks, equal: _EqualIdx, masks: tuple[int, ...]) -> int:
+        """Segments of one common sum: the sum lies among the values every segment can reach,
+        and each segment keeps the digits of its ways to reach one of those. Dirty houses, or
+        -1 on contradiction."""
+        open_bits, support = self.open_bits, self.sum_support
+        cells = equal.cells
+        dirty = 0
+        while True:
+            opened = list(map(open_bits, masks))
+            values = -1
+            for start, end, units in equal.segments:
+                values &= support.reachable(opened[start:end], units)
+                if not values:
+                    return -1
+            narrowed = False
+            for start, end, units in equal.segments:
+                keep = support.within(opened[start:end], units, values)
+                if keep is None:
+                    return -1
+                for k, kept in enumerate(keep, start):
+                    if opened[k] == kept:
+                        continue
+                    narrowed = True
+                    changed = self._restrict(cands, cells[k], kept)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+            if not narrowed:
+                return dirty
+            masks = equal.get(cands)
 
     def _sum_bounds(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
         """Bounds consistency on one linear sum: dirty houses, or -1 on contradiction.

@@ -92,7 +92,35 @@ class SumSupport:
     ) -> list[int] | None:
         """Per position, the digits (open bits) some solution of the sum gives it; None if the
         sum cannot be met. Positions in no unit (weight 0) keep their digits."""
-        tables: list[dict[int, int]] = []  # per unit: value -> union of the sets giving it
+        walk = self._walk(opened, units)
+        if walk is None:
+            return None
+        tables, reach, offset = walk
+        target = total + offset
+        if target < 0:
+            return None
+        return self._back(opened, units, tables, reach, 1 << target)
+
+    def reachable(self, opened: Sequence[int], units: Sequence[Unit]) -> int:
+        """The values the units can add up to, as a bitset (bit v: value v); 0 if none. For
+        units of positive weight only (no offset)."""
+        walk = self._walk(opened, units)
+        return 0 if walk is None else walk[1][-1]
+
+    def within(self, opened: Sequence[int], units: Sequence[Unit], values: int) -> list[int] | None:
+        """`supports` for a total that may be any of `values` (a bitset, positive weights)."""
+        walk = self._walk(opened, units)
+        if walk is None:
+            return None
+        return self._back(opened, units, walk[0], walk[1], values)
+
+    def _walk(
+        self, opened: Sequence[int], units: Sequence[Unit]
+    ) -> tuple[list[dict[int, int]], list[int], int] | None:
+        """Per unit its values (value -> union of the sets giving it), the partial sums
+        reachable before each unit and after the last (bitsets shifted by the offset), and the
+        offset; None if some unit has no value."""
+        tables: list[dict[int, int]] = []
         offset = 0  # shifts every partial sum to >= 0
         digit_sum = self.digit_sum
         for positions, weight in units:
@@ -116,11 +144,21 @@ class SumSupport:
             for value in by_value:
                 after |= before << value if value >= 0 else before >> -value
             reach.append(after)
-        target = total + offset
-        if target < 0 or not reach[-1] >> target & 1:
+        return tables, reach, offset
+
+    @staticmethod
+    def _back(
+        opened: Sequence[int],
+        units: Sequence[Unit],
+        tables: list[dict[int, int]],
+        reach: list[int],
+        need: int,
+    ) -> list[int] | None:
+        """The backward pass: from the wanted totals `need`, each unit keeps the values that
+        join a reachable partial sum to a completable one."""
+        if not need & reach[-1]:
             return None
         keep = list(opened)
-        need = 1 << target  # partial sums (before unit j) that the units from j on can complete
         for j in range(len(units) - 1, -1, -1):
             before, wanted, kept = reach[j], 0, 0
             for value, digits in tables[j].items():
@@ -128,7 +166,7 @@ class SumSupport:
                 if shifted & before:
                     wanted |= shifted
                     kept |= digits
-            need = wanted & before
+            need = wanted & before  # partial sums before unit j that the rest can complete
             for p in units[j][0]:
                 keep[p] = opened[p] & kept
         return keep
