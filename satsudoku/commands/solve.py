@@ -183,7 +183,7 @@ def _solve_plain_lines(
 class _PlainAnswers:
     """Answers written from the arrays by compiled code (`classic_lines.Template`), character
     for character what `_answer` writes for the same verdicts (tests/test_cli_stream.py
-    compares the two); the text around the numbers and grids is made once per batch."""
+    compares the two); the text around the numbers and grids is made once per run."""
 
     def __init__(self, args: argparse.Namespace, source: str, compiled: float | None) -> None:
         self.json = args.json
