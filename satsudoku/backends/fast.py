@@ -322,9 +322,7 @@ class FastBackend:
                 return
             yield from self._runs(chunk, limit, timeout)
 
-    def _runs(
-        self, chunk: Sequence[Puzzle], limit: int, timeout: float | None
-    ) -> Iterator[Result]:
+    def _runs(self, chunk: Sequence[Puzzle], limit: int, timeout: float | None) -> Iterator[Result]:
         """`chunk`'s results, a batch per run of one shape and rule set."""
         start = 0
         while start < len(chunk):
