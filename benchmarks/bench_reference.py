@@ -128,7 +128,8 @@ def main() -> int:
         print(f"{row(*rows[-1])}", flush=True)
     print(f"load after: {os.getloadavg()}")
     print(
-        f"settled {len(rows) - unsettled} of {len(rows)} within {args.timeout:g} s; {wrong} wrong"
+        f"settled {len(rows) - unsettled} of {len(rows)} within {args.timeout:g} s; {wrong} wrong;"
+        f" {sum(r[1] for r in rows):.1f} s CPU in all"
     )
     print("slowest ten:")
     for line in sorted(rows, reverse=True)[:10]:

@@ -25,7 +25,7 @@ class SumSupport:
     region sum line's segment in a box, an arrow's shaft in a box): its values are those of the
     digit sets its cells can hold together, found exactly (a matching exists) by walking the
     cells one by one over the sets of digits used so far. Across units the reachable partial
-    sums run forwards and the completable ones backwards (Régin's sum propagation, Trick 2003:
+    sums run forwards and the completable ones backwards (Trick 2003, knapsack constraints:
     dynamic programming over partial sums), so a unit keeps exactly the values that extend to
     the total. Within a group a cell keeps the digits of the supported sets it can hold, which
     is sound and, for single terms, exact.
