@@ -37,10 +37,10 @@ def _hidden_finder(boxes: bool | None) -> Callable[[Board], Step | None]:
 
     def find(board: Board) -> Step | None:
         layout, cands, values = board.layout, board.cands, board.values
-        for house in layout.houses:
+        for index, house in enumerate(layout.houses):
             if boxes is not None and house.is_box != boxes:
                 continue
-            key = barren.key(board, house)
+            key = barren.key(board, index)
             if key in barren.known:
                 continue
             once = twice = 0

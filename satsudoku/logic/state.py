@@ -285,20 +285,24 @@ class Board:
 class Barren:
     """The houses where one finder found nothing, by their contents: for a finder whose
     answer in a house depends on that house's cells alone (hidden singles and subsets), an
-    unchanged house is not searched again."""
+    unchanged house is not searched again. It remembers one puzzle (layout) at a time."""
 
-    LIMIT = 50_000  # entries; then it starts afresh (memory stays bounded on long runs)
+    LIMIT = 20_000  # houses (a 9×9 solve needs ~2,000); past it, it starts afresh
 
     def __init__(self) -> None:
-        self.known: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()
+        self.layout: Layout | None = None
+        self.known: set[tuple[int, tuple[int, ...]]] = set()
 
-    @staticmethod
-    def key(board: Board, house: House) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    def key(self, board: Board, index: int) -> tuple[int, tuple[int, ...]]:
+        """House `index` of `board` with its contents (a placed cell as its negated digit)."""
+        if board.layout is not self.layout:  # another puzzle: nothing known applies
+            self.layout = board.layout
+            self.known.clear()
         cands, values = board.cands, board.values
-        contents = tuple(-values[c] if values[c] else cands[c] for c in house.cells)
-        return board.n, house.cells, contents
+        cells = board.layout.houses[index].cells
+        return index, tuple(-values[c] if values[c] else cands[c] for c in cells)
 
-    def add(self, key: tuple[int, tuple[int, ...], tuple[int, ...]]) -> None:
+    def add(self, key: tuple[int, tuple[int, ...]]) -> None:
         if len(self.known) >= self.LIMIT:
             self.known.clear()
         self.known.add(key)

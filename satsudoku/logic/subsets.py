@@ -95,8 +95,8 @@ def hidden_subset(size: int) -> Finder:
     barren = Barren()
 
     def find(board: Board) -> Step | None:
-        for house in board.layout.houses:
-            key = barren.key(board, house)
+        for index, house in enumerate(board.layout.houses):
+            key = barren.key(board, index)
             if key in barren.known:
                 continue
             step = next(_hidden_in(board, house, size), None)
@@ -114,7 +114,7 @@ def direct_hidden(size: int) -> Finder:
 
     def find(board: Board) -> Step | None:
         for index, house in enumerate(board.layout.houses):
-            key = barren.key(board, house)
+            key = barren.key(board, index)
             if key in barren.known:
                 continue
             for step in _hidden_in(board, house, size):
