@@ -16,6 +16,7 @@ _MEMO_CAP = 1 << 15  # feasible-set entries kept per kernel (masks seen by a lon
 # Innie/outie sums of more terms prune more nodes but cost more per node: on 7 forum killers
 # (8,000-node cap) 6 terms took 19.2 s CPU, 4 terms 11.4 s, none 10.0 s settling none of them.
 DERIVED_TERMS = 4
+_UNIONS_UP_TO = 25  # boards whose unions of consecutive rows (columns) are regions too
 
 
 class SumSupport:
@@ -180,47 +181,60 @@ def implied_sums(
 ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Linear sums that cages of known total and houses imply: (cells, weights, total) each.
 
-    A region made of houses (one house, or consecutive rows or columns) adds up to a known
-    total. Less the cages inside it, its other cells (innies) add up to the rest; less also
-    the cages that stick out, the innies left minus the cells outside (outies) do. The forum
-    killers are set for solvers who use exactly this; a search sees it only cell by cell.
-    Only sums of 1..`limit` terms are kept, and none that repeats a cage or another sum.
-    `cages` must not overlap (the caller drops those that do).
+    A region made of houses (one house, or, on boards up to _UNIONS_UP_TO, consecutive rows or
+    columns) adds up to a known total. Less the cages inside it, its other cells (innies) add
+    up to the rest; less also the cages that stick out, the innies left minus the cells outside
+    (outies) do. The forum killers are set for solvers who use exactly this; a search sees it
+    only cell by cell. Only sums of 1..`limit` terms are kept, and none that repeats a cage or
+    another sum. `cages` must not overlap (the caller drops those that do). The work is one
+    pass over each region's cells (unions of rows hold n^4/6 cells in all, hence the bound).
     """
     house_total = n * (n + 1) // 2
+    regions: list[tuple[tuple[int, ...], int]] = [(house, house_total) for house in houses]
     as_sets = {frozenset(house) for house in houses}
-    regions: list[tuple[frozenset[int], int]] = [(frozenset(h), house_total) for h in houses]
     for lines in (
-        [frozenset(r * n + c for c in range(n)) for r in range(n)],
-        [frozenset(r * n + c for r in range(n)) for c in range(n)],
+        [tuple(r * n + c for c in range(n)) for r in range(n)],
+        [tuple(r * n + c for r in range(n)) for c in range(n)],
     ):
-        if all(line in as_sets for line in lines):
+        if n <= _UNIONS_UP_TO and all(frozenset(line) in as_sets for line in lines):
             for first in range(n):
                 for last in range(first + 2, min(n, first + n - 1) + 1):
-                    cells = frozenset().union(*lines[first:last])
+                    cells = tuple(i for line in lines[first:last] for i in line)
                     regions.append((cells, house_total * (last - first)))
-    cage_sets = [(frozenset(cells), total) for cells, total in cages]
-    seen = {cells for cells, _ in cage_sets}
+    owner = {i: k for k, (cells, _) in enumerate(cages) for i in cells}
+    seen = {frozenset(cells) for cells, _ in cages}
     found: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
-    signatures: set[tuple[frozenset[int], frozenset[int], int]] = set()
+    signatures: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
     for region, region_total in regions:
-        inside = [(c, t) for c, t in cage_sets if c <= region]
-        across = [(c, t) for c, t in cage_sets if c & region and not c <= region]
-        innies = region.difference(*(c for c, _ in inside))
-        rest = region_total - sum(t for _, t in inside)
-        candidates: list[tuple[frozenset[int], frozenset[int], int]] = []
-        if inside:  # else the innies are the region itself, whose sum the houses state
-            candidates.append((innies, frozenset(), rest))
-        if across:
-            left = innies.difference(*(c for c, _ in across))
-            outies = frozenset().union(*(c for c, _ in across)) - region
-            candidates.append((left, outies, rest - sum(t for _, t in across)))
+        loose: list[int] = []  # cells of the region in no cage
+        meets: dict[int, int] = {}  # cage -> how many of its cells lie in the region
+        for i in region:
+            k = owner.get(i, -1)
+            if k < 0:
+                loose.append(i)
+            else:
+                meets[k] = meets.get(k, 0) + 1
+        inside = [k for k, count in meets.items() if count == len(cages[k][0])]
+        across = [k for k, count in meets.items() if count < len(cages[k][0])]
+        rest = region_total - sum(cages[k][1] for k in inside)
+        candidates: list[tuple[list[int], list[int], int]] = []
+        # Innies: else (no cage inside) they are the region itself, whose sum the houses state.
+        if inside and len(loose) + sum(meets[k] for k in across) <= limit:
+            within = set(region)
+            plus = loose + [i for k in across for i in cages[k][0] if i in within]
+            candidates.append((plus, [], rest))
+        if across and len(loose) + sum(len(cages[k][0]) - meets[k] for k in across) <= limit:
+            within = set(region)
+            minus = [i for k in across for i in cages[k][0] if i not in within]
+            candidates.append((loose, minus, rest - sum(cages[k][1] for k in across)))
         for plus, minus, total in candidates:
-            terms = len(plus) + len(minus)
-            signature = (plus, minus, total)
-            if not 1 <= terms <= limit or signature in signatures or (not minus and plus in seen):
+            signature = (tuple(sorted(plus)), tuple(sorted(minus)), total)
+            if not plus + minus or signature in signatures:
                 continue
+            if not minus and frozenset(plus) in seen:
+                continue  # a cage's own sum
             signatures.add(signature)
-            terms_cells = (*sorted(plus), *sorted(minus))
-            found.append((terms_cells, (1,) * len(plus) + (-1,) * len(minus), total))
+            found.append(
+                (signature[0] + signature[1], (1,) * len(plus) + (-1,) * len(minus), total)
+            )
     return found
