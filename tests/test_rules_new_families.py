@@ -397,6 +397,7 @@ PUBLISHED_SLOW = {
     "nabner": ("sat", "cpsat"),
     "raw-spaghetti": ("sat", "cpsat"),
     "skyscraper": ("bitmask",),
+    "hazy-rellik": ("sat", "cpsat"),  # ISS "Hazy Rellik": bitmask no answer within 150 s
 }
 
 
