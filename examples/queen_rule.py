@@ -2,8 +2,9 @@
 
 Load it with `satsudoku solve PUZZLE --plugin examples/queen_rule.py --rule queen` (or
 `{"type": "queen", "digit": 9}` in a puzzle document; `digit` defaults to the largest digit).
-Fields are read with `satsudoku.rules.fields`, so a bad one (`"digit": "x"`, `99` on 9x9) is a
-one-line error naming the rule and the field, as for built-in rules. Rows and columns keep equal
+Its field is declared (`satsudoku.rules.schema`), which gives it `from_spec` and `to_spec`; a bad
+one (`"digit": "x"`, `99` on 9x9) is a one-line error naming the rule and the field, as for
+built-in rules. Rows and columns keep equal
 digits apart, so only the diagonals need constraints: one two-cell `Table` per diagonal pair,
 allowing every digit pair except (digit, digit). `Table` is part of the shared vocabulary, so the
 rule runs unchanged on the bitmask, SAT and CP-SAT backends and in the verifier.
@@ -11,28 +12,23 @@ rule runs unchanged on the bitmask, SAT and CP-SAT backends and in the verifier.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from satsudoku.constraints import Table
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.fields import check_fields, integer
+from satsudoku.rules.schema import Declared, Integer, N, spec
 
 
 @register_rule("queen")
 @dataclass(frozen=True)
-class Queen:
+class Queen(Declared):
     """No two cells a queen's move apart both hold `digit`."""
 
     type: ClassVar[str] = "queen"
-    digit: int = 9
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any], shape: Shape) -> Queen:
-        check_fields(spec, required=set(), optional={"digit"})
-        return cls(integer(spec.get("digit", shape.size), "digit", low=1, high=shape.size))
+    digit: int = spec(Integer(1, N), absent=N, default=9)
 
     def constraints(self, shape: Shape) -> Iterator[Table]:
         """One two-cell Table per pair of cells on a common diagonal."""
@@ -44,6 +40,3 @@ class Queen:
             for b in cells:
                 if a < b and abs(a[0] - b[0]) == abs(a[1] - b[1]):  # same diagonal
                     yield Table((a, b), not_both)
-
-    def to_spec(self) -> dict[str, Any]:
-        return {"type": self.type, "digit": self.digit}
