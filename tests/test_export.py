@@ -44,6 +44,8 @@ REFUSED_MODELS = {
     "variants/real/fortress-greaterthan.json": "rule 'greaterthan'",
     "variants/real/fortress-6x6-greaterthan.json": "rule 'greaterthan'",
     "variants/real/lockout-double-arrows.json": "rule 'lockout'",
+    "variants/real/lockout-lines-aug-2022.json": "rule 'lockout'",
+    "variants/real/lockout-lines-mar-2022.json": "rule 'lockout'",
     "variants/real/neighbor-sums.json": "rule 'sumcage'",
     "variants/real/numbered-rooms-6x6.json": "rule 'numberedroom'",
     "variants/real/owl.json": "rule 'parityline'",

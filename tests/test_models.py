@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,8 @@ SLOW_MODELS = {
     ("variants/real/2d-1-5-9.json", "cpsat"),  # ~1.8-2.7 s
     ("variants/real/n-is-for-naughty-and-nice.json", "bitmask"),  # ~2.6 s
     ("variants/real/arbol.json", "cpsat"),  # ~1.6-1.7 s
+    ("variants/real/i-bet-someone-did-this-already.json", "sat"),  # ~5.7 s: a 78-cell arrow
+    ("variants/real/i-bet-someone-did-this-already.json", "cpsat"),  # ~3.3 s
 }
 
 
@@ -101,15 +104,16 @@ FEATURES = (
 )
 # Published puzzles (models/README.md); the rest of models/ is classic grids and constructed ones.
 PUBLISHED = ("variants/real/", "variants/miracle/", "variants/killer/wikipedia-killer.json")
-# No published puzzle with a known solution under an open licence was found for this one yet (the
-# falling diagonal on its own; see models/README.md; variants/real/tangled-arrows.json has the
-# rising one).
-NOT_YET_PUBLISHED = {"diagonal-"}  # only a constructed 6x6 model so far
-# Published skyscraper puzzles exist but take sat and cpsat far too long for this run (10-15 s for
-# tests/data/published-slow/skyscraper.json, solved in tests/test_rules_new_families.py; ISS
-# "Renban skyscrapers" and "Skyscraper - all 5" > 30 s). Nabner and region sum lines have
-# published puzzles in variants/real/ since batch B (models/README.md).
-NOT_YET_PUBLISHED |= {"skyscraper"}
+# Published puzzles that one backend cannot finish quickly: tests/test_rules_new_families.py solves
+# each (unique, published solution) on the backends that do, so they count as published here too.
+PUBLISHED_SLOW = sorted((REPO / "tests" / "data" / "published-slow").glob("*.json"))
+# Issue 9 asks for two published puzzles per rule type and feature. The exceptions, with their
+# exact counts, so that the dict must change when a puzzle is added or lost (models/README.md,
+# "Still without ..."): no single-diagonal puzzle with a known solution under a usable licence was
+# found but "Tangled Arrows" (diagonal+); the one rellik puzzle besides the 6x6 is
+# published-slow/hazy-rellik.json, and the only skyscraper puzzle any backend settles in a minute
+# is published-slow/skyscraper.json (ISS "Skyscraper - all 5/6", "Renban skyscrapers": > 60 s).
+FEWER_THAN_TWO_PUBLISHED = {"diagonal-": 0, "diagonal+": 1, "skyscraper": 1}
 
 
 def features(doc: dict[str, Any]) -> set[str]:
@@ -126,14 +130,17 @@ def features(doc: dict[str, Any]) -> set[str]:
     return found
 
 
-def test_every_rule_type_has_a_model_and_a_published_puzzle() -> None:
+def test_every_rule_type_has_a_model_and_two_published_puzzles() -> None:
     in_models: set[str] = set()
-    in_published: set[str] = set()
+    published: Counter[str] = Counter()  # how many published puzzles use each type or feature
     for path in MODELS:
         found = features(raw(path))
         in_models |= found
         if str(path.relative_to(REPO / "models")).startswith(PUBLISHED):
-            in_published |= found
+            published.update(found)
+    for path in PUBLISHED_SLOW:
+        published.update(features(raw(path)))
     required = set(RULE_TYPES) | set(FEATURES)
     assert required - in_models == set()
-    assert required - in_published == NOT_YET_PUBLISHED  # exact: the list stays true
+    short = {kind: published[kind] for kind in required if published[kind] < 2}
+    assert short == FEWER_THAN_TWO_PUBLISHED  # exact: the list and its counts stay true
