@@ -40,7 +40,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--uniqueness",
         action="store_true",
-        help="also use unique rectangles and BUG+1 (they assume a single solution)",
+        help="also use unique rectangles (types 1-6, hidden) and BUG+1 and BUG type 2 (they "
+        "assume a single solution)",
     )
     parser.add_argument(
         "--timeout",

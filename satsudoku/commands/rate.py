@@ -58,7 +58,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--uniqueness",
         action="store_true",
-        help="also use unique rectangles and BUG+1 (they assume a single solution)",
+        help="also use unique rectangles (types 1-6, hidden) and BUG+1 and BUG type 2 (they "
+        "assume a single solution)",
     )
     add_progress_option(parser, "when stderr is a terminal and stdout is not")
     add_cluster_options(parser)
