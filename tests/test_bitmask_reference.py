@@ -306,3 +306,17 @@ def test_a_hard_forum_killer_falls_to_innies_and_outies(shared_data: Path) -> No
     result = backend.solve(puzzle)
     assert result.status is Status.UNIQUE and result.solution == puzzle.solution
     assert int(result.stats["nodes"]) <= 200
+
+
+def test_a_long_segment_keeps_to_bounds() -> None:
+    """A region sum line with 15 cells in one 25×25 box: its digit sets would number C(25, 15)
+    (millions), so the sum keeps to bounds, which see at once that 15 distinct digits (120 at
+    least) cannot equal the 3 cells of the next box (75 at most)."""
+    shape = Shape(5, 5)
+    snake = [(r, c if r % 2 == 0 else 4 - c) for r in range(3) for c in range(5)]
+    line = [f"r{r + 1}c{c + 1}" for r, c in snake] + ["r3c6", "r3c7", "r3c8"]
+    puzzle = Puzzle.empty(shape, (make_rule({"type": "regionsumline", "lines": [line]}, shape),))
+    (sum_index,) = [x[2] for x in search_kernel(puzzle).extras if hasattr(x[2], "units")]
+    assert sum_index.units == () and sum_index.groups
+    result = backend.solve(puzzle, timeout=10)
+    assert result.status is Status.UNSATISFIABLE and result.stats["nodes"] == 0

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, reduce
+from math import comb
 from operator import and_, itemgetter, or_
 from typing import Any
 
@@ -65,6 +66,9 @@ _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
 # Widest range of values (Σ|w|·n) a sum gets arc consistency for: its partial sums are bitsets
 # of that many bits. Wider ones (a bulb of many digits read as a number) keep to bounds.
 _SUM_SPAN = 1 << 14
+# A sum gets arc consistency while each group of k peers has at most this many digit sets,
+# C(n, k): a 12-cell segment in a 25×25 box would have millions. Else it keeps to bounds.
+_GROUP_SETS = 5000
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
@@ -445,6 +449,8 @@ class _Kernel:
         units: tuple[Unit, ...] = ()
         if sum(abs(w) for w in constraint.weights) * self.n <= _SUM_SPAN:
             units = tuple((tuple(group), constraint.weights[group[0]]) for group in groups)
+        if any(comb(self.n, len(group)) > _GROUP_SETS for group in groups):
+            units = ()  # bounds, with the groups' k smallest/largest distinct digits
         return replace(constraint, groups=kept, units=units)
 
     def _strong(self, pair: _PairIdx) -> bool:
