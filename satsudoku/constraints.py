@@ -7,6 +7,7 @@ accepts it (CPMpy's design). `check()` is safe on partial assignments.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from collections import Counter
@@ -123,10 +124,11 @@ def lower(
     deadline: float | None = None,
 ) -> list[Constraint]:
     """Decompose every constraint a backend has no native support for, recursively; OutOfTime
-    once `deadline` (a perf_counter time) has passed, also from inside a long decomposition."""
+    once `deadline` (a perf_counter time, else the build's under way: `deadline.building`) has
+    passed, also from inside a long decomposition."""
     out: list[Constraint] = []
     pending = list(constraints)
-    with building(deadline):
+    with building(deadline) if deadline is not None else contextlib.nullcontext():
         while pending:
             check_deadline(deadline)
             constraint = pending.pop()

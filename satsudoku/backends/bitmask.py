@@ -43,6 +43,7 @@ from satsudoku.constraints import (
     Table,
     lower,
 )
+from satsudoku.deadline import OutOfTime, building, check_building
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
@@ -61,6 +62,7 @@ _LOCKED_AFTER_BACKTRACKS = 64  # ... and once the search has failed this often (
 # _search): the 25×25 band is heavy-tailed; on 9×9 and 16×16 the runs are short anyway.
 _RESTART_FROM = 25
 _RESTART_UNIT = 256  # nodes: a good run to a 25×25 band solution takes 100-300 (64 was too few)
+_CLOCKED_ROWS = 2048  # a Table this long reads the clock before each scan (the rest: per node)
 _CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
 # Widest range of values (Σ|w|·n) a sum gets arc consistency for: its partial sums are bitsets
@@ -197,6 +199,7 @@ class _Kernel:
         links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
         sum_cages: list[tuple[tuple[int, ...], int]] = []  # cages whose every set has one sum
         for constraint in constraints:
+            check_building()  # a skyscraper clue's Table holds 10^4 rows: seconds in all
             if isinstance(constraint, AllDifferent):
                 groups.append(tuple(r * n + c for r, c in constraint.cells))
             elif isinstance(constraint, DigitSets):
@@ -999,6 +1002,8 @@ class _Kernel:
         cells = table.cells
         if not table.rows:
             return -1  # no tuple at all (with no cells, nothing narrows to show it)
+        if len(table.rows) > _CLOCKED_ROWS:
+            check_building()  # a skyscraper clue's scan takes ~10 ms: the deadline comes first
         opened = [open_bits(m) for m in masks]
         support = [0] * len(cells)
         for row in table.rows:
@@ -1125,19 +1130,23 @@ class BitmaskBackend:
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
         start = time.perf_counter()
-        kernel = _kernel_for(puzzle, self.native)
         search = _Search(
             limit=max(1, limit),
             deadline=None if timeout is None else start + timeout,
             max_nodes=max_nodes if max_nodes is not None else self.max_nodes,
         )
+        try:
+            with building(search.deadline):  # a cut-short build is not cached (lru_cache)
+                kernel: _Kernel | None = _kernel_for(puzzle, self.native)
+        except OutOfTime:
+            kernel, search.stopped = None, "timeout"
         # Building a kernel for a large board takes a while: the clock may have run out already.
-        over = self._over_limit(search)
         rng = None if self.random_seed is None else random.Random(self.random_seed)
-        found = [] if over else self._search(kernel, puzzle.givens.values, search, rng)
-        n = puzzle.size
-        digit = kernel.digit
-        grids = [Grid(n, tuple(map(digit, cands))) for cands in found]
+        found: list[Masks] = []
+        grids: list[Grid] = []
+        if kernel is not None and not self._over_limit(search):
+            found = self._search(kernel, puzzle.givens.values, search, rng)
+            grids = [Grid(puzzle.size, tuple(map(kernel.digit, cands))) for cands in found]
         exhausted = search.stopped is None and len(found) < search.limit
         stats: dict[str, int | float | str] = {
             "nodes": search.nodes,
@@ -1169,8 +1178,8 @@ class BitmaskBackend:
         search: _Search,
         rng: random.Random | None = None,
     ) -> list[Masks]:
-        """Depth-first search from the propagated root, with restarts where they pay (below);
-        `rng` shuffles each node's children, which are otherwise tried lowest digit first."""
+        """Depth-first search from the propagated root (`_run`); the solutions found, also when
+        the deadline passes inside a long propagation."""
         # Locked candidates at every node (`kernel.settle`) pay off on puzzles, from the first
         # node (25×25 band line 801: 2,334 nodes with them from the start, no answer in 15 s
         # when they wait for 64 failures), but not on a near-empty board, which fills with few
@@ -1179,13 +1188,30 @@ class BitmaskBackend:
         deep = kernel.n >= _LOCKED_FROM
         search.locked = deep and 5 * sum(1 for v in givens if v) >= kernel.n * kernel.n
         search.deep = deep and not search.locked
+        found: dict[tuple[int, ...], Masks] = {}
+        try:
+            with building(search.deadline):  # large tables read the clock as they are scanned
+                self._run(kernel, givens, search, rng, found)
+        except OutOfTime:
+            search.stopped = "timeout"  # the grids found so far are still reported
+        return list(found.values())
+
+    def _run(
+        self,
+        kernel: _Kernel,
+        givens: Sequence[int],
+        search: _Search,
+        rng: random.Random | None,
+        found: dict[tuple[int, ...], Masks],
+    ) -> None:
+        """The search proper, with restarts where they pay (below); `rng` shuffles each node's
+        children, which are otherwise tried lowest digit first."""
         root = kernel.initial(givens)
         if root is None or not kernel.settle(root, (1 << len(kernel.houses)) - 1, search.locked):
-            return []
-        found: dict[tuple[int, ...], Masks] = {}
+            return
         if rng is not None or search.limit > 2 or kernel.n < _RESTART_FROM:
             self._dfs(kernel, root, search, rng, None, found)
-            return list(found.values())
+            return
         # Restarts (Gomes, Selman & Kautz 1998): a search that must find one or two solutions
         # can sink an early choice into a huge subtree without any. Run k stops after
         # _RESTART_UNIT · luby(k) nodes and tries each node's digits in its own random order
@@ -1203,7 +1229,6 @@ class BitmaskBackend:
             run += 1
             search.restarts += 1
             shuffle = random.Random(run)  # a fixed seed per run: verdicts are repeatable
-        return list(found.values())
 
     def _dfs(
         self,
