@@ -384,3 +384,23 @@ def test_painted_cells_are_a_drawing_unless_they_paint_stored_constraints(
     _painted(explained, ["R2C4"], "#CFCFCF")  # one more grey cell: no longer only regions
     with pytest.raises(PuzzleError, match="cell colour ×5;"):
         fpuzzles_document(explained)
+
+
+def test_lockout_lines_and_their_drawings_are_read() -> None:
+    """The f-puzzles lockout tool's files (Sam Cappleman-Lynes' 'Lockout Lines', f-puzzles
+    y6ua99nn, 2022) keep the lines under `lockout` and draw them, diamonds included, as lines
+    and rectangles marked `isLLConstraint`."""
+    line = ["R3C2", "R3C3", "R3C4", "R3C5", "R3C6", "R3C7"]
+    drawn = {"isLLConstraint": True, "outlineC": "#0000FF"}
+    data: dict[str, Any] = {
+        "size": 9,
+        "grid": fp_grid(9),
+        "lockout": [{"lines": [line]}],
+        "line": [{**drawn, "lines": [line]}],
+        "rectangle": [{**drawn, "cells": [line[0]]}, {**drawn, "cells": [line[-1]]}],
+    }
+    document = fpuzzles_document(data)
+    assert document["rules"] == [{"type": "lockout", "lines": [[c.lower() for c in line]]}]
+    del data["lockout"]  # a drawing marked for a tool whose constraint is absent
+    with pytest.raises(PuzzleError, match=r"line ×1, rectangle ×2;"):
+        fpuzzles_document(data)

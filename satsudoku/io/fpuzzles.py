@@ -288,6 +288,8 @@ def _renders_stored(
         mark_key = "".join(mark.split()).lower()
         if data.get(_MARK_KEYS.get(mark_key, mark_key)) or data.get(mark_key):
             return True
+    elif entry.get("isLLConstraint") is True and data.get("lockout"):
+        return True  # the lockout tool's own drawing of its lines and diamonds
     elif entry.get("isNewConstraint") is True:
         old = _OLD_MARK_COLOURS.get(str(entry.get("outlineC", "")).upper(), "entropicline")
         if data.get(old):
@@ -678,6 +680,9 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "regionsumline": _line_rule("regionsumline"),
     "nabner": _line_rule("nabner"),
     "doublearrow": _line_rule("doublearrow"),
+    # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
+    # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
+    "lockout": _line_rule("lockout"),
     "zipperline": _line_rule("zipperline"),
     "rowindexer": indexer("rows"),
     "columnindexer": indexer("columns"),
