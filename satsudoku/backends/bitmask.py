@@ -61,7 +61,7 @@ _LOCKED_AFTER_BACKTRACKS = 64  # ... and once the search has failed this often (
 # Boards from this size on restart their search when it looks for at most two solutions (see
 # _search): the 25×25 band is heavy-tailed; on 9×9 and 16×16 the runs are short anyway.
 _RESTART_FROM = 25
-_RESTART_UNIT = 256  # nodes: a good run to a 25×25 band solution takes 100-300 (64 was too few)
+_RESTART_UNIT = 256  # failed children per unit of a run (a 25x25 band solution: 100-300 nodes)
 _CLOCKED_ROWS = 2048  # a Table this long reads the clock before each scan (the rest: per node)
 _CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
@@ -1214,7 +1214,7 @@ class BitmaskBackend:
             return
         # Restarts (Gomes, Selman & Kautz 1998): a search that must find one or two solutions
         # can sink an early choice into a huge subtree without any. Run k stops after
-        # _RESTART_UNIT · luby(k) nodes and tries each node's digits in its own random order
+        # _RESTART_UNIT · luby(k) failures and tries each node's digits in its own random order
         # (run 1 in the usual order); solutions found by any run count (distinct grids), and
         # the cutoffs grow without bound, so some run finishes within its cutoff: that run
         # has seen the whole tree, which keeps the verdict exact (a proof of uniqueness pays
@@ -1241,11 +1241,12 @@ class BitmaskBackend:
     ) -> bool:
         """One iterative depth-first run (no recursion limit for 36×36 boards), adding the
         solutions it meets to `found` until it holds `search.limit`; True if the run saw the
-        whole tree, False if a limit or `cutoff` (nodes in this run) stopped it."""
+        whole tree, False if a limit or `cutoff` (failed children in this run, as SAT solvers
+        count conflicts: a run still descending without failing is never cut) stopped it."""
         stack = [root]
         assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
-        run_cap = search.nodes + cutoff if cutoff is not None else float("inf")
+        run_cap = search.backtracks + cutoff if cutoff is not None else float("inf")
         check_every = max(1, _CHECK_WORK // (kernel.n * kernel.n))
         locked = search.locked
         while stack:
@@ -1257,7 +1258,7 @@ class BitmaskBackend:
                 return False
             if search.nodes % check_every == 0 and self._over_limit(search):
                 return False  # also checked before the first node: building the root is slow
-            if search.nodes >= run_cap:
+            if search.backtracks >= run_cap:
                 return False
             cands = stack.pop()
             search.nodes += 1
