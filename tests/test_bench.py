@@ -262,6 +262,7 @@ def test_ctrl_c_in_a_bench_keeps_rows_and_exits_130(tmp_path: Path) -> None:
     assert rows and all(r["status"] in ("unique", "unsatisfiable") for r in rows)
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_ctrl_c_during_a_cpsat_bench_writes_no_unknown_row(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     document, _, plugin, *_ = write_endless(tmp_path)

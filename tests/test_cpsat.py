@@ -301,6 +301,7 @@ def write_endless(tmp_path: Path) -> list[str]:
     return [str(document), "--plugin", str(plugin), "--backend", "cpsat"]
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_ctrl_c_stops_a_cpsat_search_like_bitmask(endless: list[str]) -> None:
     for command in ("solve", "count"):
         code, err, waited = interrupt([command, *endless, "--timeout", "120"], after=4)

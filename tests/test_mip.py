@@ -62,6 +62,7 @@ def test_unknown_solver_is_a_user_error() -> None:
         MipBackend("cbc")
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_empty_4x4_has_288_grids_by_no_good_cuts() -> None:
     result = MipBackend().solve(Puzzle.empty(Shape(2, 2)), limit=300)
     assert result.count == 288 and result.status is Status.MULTIPLE
@@ -177,6 +178,7 @@ def test_crosscheck_with_mip_counts_alike() -> None:
     assert result.count == 12
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_ctrl_c_stops_a_mip_solve_at_once() -> None:
     miracle = str(REPO / "models/variants/miracle/miracle-rules-72.json")
     code, err, waited = interrupt(["solve", miracle, "--backend", "mip"], after=4)

@@ -217,6 +217,7 @@ DEFAULTS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_a_12x12_beyond_the_table_path_solves_on_every_backend(tmp_path: Path) -> None:
     path = tmp_path / "sandwich-12x12.json"
     path.write_text(json.dumps(DOC_12))

@@ -114,6 +114,7 @@ def test_a_deadline_that_passes_while_loading_gives_unknown() -> None:
     assert backend.solve(puzzle, limit=1).status is Status.SOLVED  # nothing half-loaded kept
 
 
+@pytest.mark.slow  # seconds of waiting or solving: CI's `pytest -m slow` runs it
 def test_kissat_is_rebuilt_for_every_blocking_clause() -> None:
     """Kissat takes no clause after a solve (pysat aborts the process): 288 by rebuilding."""
     backend = SatBackend(encoding="reduced", solver="kissat404")
