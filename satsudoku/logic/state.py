@@ -316,3 +316,14 @@ def digits_of(mask: int) -> list[Digit]:
         out.append(low.bit_length())
         mask ^= low
     return out
+
+
+def seen_by_all(board: Board, cells: list[int], digit: int) -> tuple[tuple[int, int], ...]:
+    """Open cells other than `cells` that see every one of them and still hold `digit`."""
+    layout, bit = board.layout, 1 << (digit - 1)
+    common = set(layout.peers[cells[0]]).intersection(*(layout.peers[c] for c in cells[1:]))
+    return tuple(
+        (c, digit)
+        for c in sorted(common - set(cells))
+        if not board.values[c] and board.cands[c] & bit
+    )

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from satsudoku.logic.state import Board, House, digits_of
+from satsudoku.logic.state import Board, House, digits_of, seen_by_all
 from satsudoku.logic.step import Step, cells_text, removal_text
 
 # Sudoku Explainer: every unique rectangle type is 4.5, its type 3 adds 0.1 per digit of the
@@ -96,7 +96,7 @@ def _rectangle_steps(board: Board, rect: _Rectangle) -> Iterator[Step]:
     if others.bit_count() == 1 and all((cands[c] & ~pair).bit_count() == 1 for c in extra):
         # Types 2 and 5: every extra cell has the same one extra digit x; one of them is x.
         x = others.bit_length()
-        gone = _seeing_all(board, extra, x)
+        gone = seen_by_all(board, extra, x)
         kind = 2 if len(extra) == 2 and _share_line(board, *extra) else 5
         said = (
             f"unique rectangle type {kind} on {name}: one of {cells_text(layout, extra)} "
@@ -223,16 +223,6 @@ def _shared_houses(board: Board, cells: list[int]) -> list[House]:
     return [layout.houses[h] for h in sorted(common)]
 
 
-def _seeing_all(board: Board, cells: list[int], digit: int) -> tuple[tuple[int, int], ...]:
-    layout, bit = board.layout, 1 << (digit - 1)
-    common = set(layout.peers[cells[0]]).intersection(*(layout.peers[c] for c in cells[1:]))
-    return tuple(
-        (c, digit)
-        for c in sorted(common - set(cells))
-        if not board.values[c] and board.cands[c] & bit
-    )
-
-
 def bug_plus_one(board: Board) -> Step | None:
     """Bivalue universal grave: were a few candidates gone, every open cell would hold two and
     every digit two places in each house (0 or 2 solutions), so one of them is true. One such
@@ -265,7 +255,7 @@ def bug_plus_one(board: Board) -> Step | None:
     if len(digits) != 1 or len(set(cells)) != len(cells):
         return None
     (digit,) = digits
-    gone = _seeing_all(board, cells, digit)
+    gone = seen_by_all(board, cells, digit)
     if not gone:
         return None
     text = (

@@ -5,21 +5,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.state import Board, digits_of, seen_by_all
 from satsudoku.logic.step import Step, removal_text
 
 XY_WING, XYZ_WING, W_WING = 4.2, 4.4, 4.4  # W-wing: SE has none; placed with the XYZ-wing
-
-
-def _seen_by_all(board: Board, cells: list[int], digit: int) -> tuple[tuple[int, int], ...]:
-    """Open cells other than `cells` that see every one of them and still hold `digit`."""
-    layout, bit = board.layout, 1 << (digit - 1)
-    common = set(layout.peers[cells[0]]).intersection(*(layout.peers[c] for c in cells[1:]))
-    return tuple(
-        (c, digit)
-        for c in sorted(common - set(cells))
-        if not board.values[c] and board.cands[c] & bit
-    )
 
 
 def xy_wing(board: Board) -> Step | None:
@@ -56,7 +45,7 @@ def _wing(board: Board, pivot_size: int) -> Step | None:
                     continue
                 cells = [pivot, a, b]
             z = z_mask.bit_length()
-            eliminations = _seen_by_all(board, cells, z)
+            eliminations = seen_by_all(board, cells, z)
             if eliminations:
                 name = "XY-wing" if pivot_size == 2 else "XYZ-wing"
                 digits = "".join(map(str, digits_of(pmask)))
@@ -80,7 +69,7 @@ def w_wing(board: Board) -> Step | None:
             continue
         for x in digits_of(cands[a]):
             y = (cands[a] & ~(1 << (x - 1))).bit_length()
-            eliminations = _seen_by_all(board, [a, b], y)
+            eliminations = seen_by_all(board, [a, b], y)
             if not eliminations:
                 continue
             for house in layout.houses:
