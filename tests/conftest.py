@@ -68,7 +68,9 @@ def _rule_registry_restored() -> Iterator[None]:
     from satsudoku import rules
 
     rules.rule_types()  # the built-in rules are loaded before the snapshot
-    saved = dict(rules._REGISTRY)
+    saved, classes = dict(rules._REGISTRY), dict(rules._CLASSES)
     yield
     rules._REGISTRY.clear()
     rules._REGISTRY.update(saved)
+    rules._CLASSES.clear()
+    rules._CLASSES.update(classes)

@@ -220,3 +220,41 @@ def test_the_docs_hook_renders_a_table_and_refuses_a_missing_marker() -> None:
 def test_empty_omits_what_absent_means() -> None:
     assert empty(()) and empty(False) and empty(frozenset()) and empty((None, None))
     assert not empty((0,)) and not empty(((0, 0),)) and not empty(True)
+
+
+def test_a_plugin_rule_that_declares_its_fpuzzles_key_imports_and_exports() -> None:
+    """A new line rule with a standard f-puzzles key is one small class: reading the key and
+    writing it back follow from `fpuzzles`, with no edit to io/fpuzzles*.py."""
+    from satsudoku.io.fpuzzles import fpuzzles_document, supported_keys
+    from satsudoku.io.fpuzzles_export import fpuzzles_data
+    from satsudoku.io.text import ReadOptions
+    from satsudoku.rules.lines import LineRule
+    from satsudoku.rules.schema import FpuzzlesKey
+
+    @register_rule("test-equal-line")
+    @dataclass(frozen=True)
+    class EqualLine(LineRule):
+        """Every cell of a line holds the same digit (cells of one house cannot both be on it)."""
+
+        type: ClassVar[str] = "test-equal-line"
+        fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("testequalline", "lines")
+
+        def constraints(self, shape: Shape) -> Iterator[Constraint]:
+            from satsudoku.constraints import Pair, Relation
+
+            for line in self.lines:
+                for a, b in zip(line, line[1:], strict=False):
+                    yield Pair(a, b, Relation.EQUAL, 0)
+
+    assert "testequalline" in supported_keys()
+    grid: list[list[dict[str, Any]]] = [[{} for _ in range(4)] for _ in range(4)]
+    data = {"size": 4, "grid": grid, "testequalline": [{"lines": [["R2C2", "R3C3"]]}]}
+    document = fpuzzles_document(data)
+    assert document["rules"] == [{"type": "test-equal-line", "lines": [["r2c2", "r3c3"]]}]
+    from satsudoku.io.document import puzzle_from_document
+
+    puzzle = puzzle_from_document(document, ReadOptions())
+    assert fpuzzles_data(puzzle)["testequalline"] == [{"lines": [["R2C2", "R3C3"]]}]
+    expected = sum(1 for g in all_4x4() if g[1][1] == g[2][2])
+    result = get_backend("sat").solve(puzzle, limit=300)
+    assert result.exhausted and result.count == expected == 72

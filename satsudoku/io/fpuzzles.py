@@ -20,6 +20,8 @@ from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
 from satsudoku.puzzle import Puzzle
+from satsudoku.rules import rule_classes
+from satsudoku.rules.schema import FpuzzlesKey
 from satsudoku.symbols import Alphabet
 
 _LINK = re.compile(r"(?:[?&]load=|fpuz(?:zles)?)([A-Za-z0-9+/=%\- ]+)")
@@ -190,10 +192,11 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
     if (solution := _stated_solution(data, size)) is not None:
         doc["solution"] = format_line(solution, Alphabet.default(size))
     rules: list[dict[str, Any]] = []
+    declared = _declared()
     for key, value in data.items():
         if key in _IGNORED or key in DRAWING_KEYS or key == "negative":
             continue
-        translate = _TRANSLATE.get(key)
+        translate = _TRANSLATE.get(key) or declared.get(key)
         if translate is None:
             raise PuzzleError(f"f-puzzles key {key!r} is not supported")
         rules.extend(_translated(key, translate, value, size))
@@ -646,47 +649,48 @@ def _dot(entry: Mapping[str, Any], default: int) -> Any:
     return cells
 
 
+# The keys whose f-puzzles form is not a rule's declared field as it stands (`_declared` reads
+# those: thermometers, renban, odd cells, anti-knight, …).
 _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "diagonal+": _flag("diagonal+"),
     "diagonal-": _flag("diagonal-"),
-    "antiknight": _flag("antiknight"),
-    "antiking": _flag("antiking"),
     "disjointgroups": _flag("disjointgroups"),
     "nonconsecutive": _held_flag,
     "killercage": _killer,
     "littlekillersum": _little_killer,
     "sandwichsum": _sandwich,
     "arrow": _arrow,
-    "thermometer": _line_rule("thermometer"),
-    "slowthermometer": _line_rule("slowthermometer"),
-    "palindrome": _line_rule("palindrome"),
-    "renban": _line_rule("renban"),
     "whispers": _whispers,
-    "betweenline": _line_rule("between"),
     "difference": _held,
     "ratio": _held,
     "xv": _held,
-    "odd": _cell_rule("odd"),
-    "even": _cell_rule("even"),
-    "minimum": _cell_rule("minimum"),
-    "maximum": _cell_rule("maximum"),
     "extraregion": _extra_region,
     "quadruple": _quadruple,
     "clone": _clone,
     "xsum": outside_rule("xsum"),
     "skyscraper": outside_rule("skyscraper"),
-    "entropicline": _line_rule("entropicline"),
-    "modularline": _line_rule("modularline"),
-    "regionsumline": _line_rule("regionsumline"),
-    "nabner": _line_rule("nabner"),
-    "doublearrow": _line_rule("doublearrow"),
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),
-    "zipperline": _line_rule("zipperline"),
     "rowindexer": indexer("rows"),
     "columnindexer": indexer("columns"),
     "boxindexer": indexer("boxes"),
 }
 
-SUPPORTED_KEYS = tuple(sorted(_TRANSLATE))
+_FORMS = {"lines": _line_rule, "cell": _cell_rule, "flag": _flag}
+
+
+def _declared() -> dict[str, Callable[[Any, int], list[dict[str, Any]]]]:
+    """The f-puzzles keys rules declare (`schema.Declared.fpuzzles`), each read in its standard
+    form; asked at each read, so a plugin rule that declares a key is imported too."""
+    translators = {}
+    for kind, cls in rule_classes().items():
+        declared = getattr(cls, "fpuzzles", None)
+        if isinstance(declared, FpuzzlesKey):
+            translators[declared.key] = _FORMS[declared.form](kind)
+    return translators
+
+
+def supported_keys() -> tuple[str, ...]:
+    """Every f-puzzles key the importer reads."""
+    return tuple(sorted({*_TRANSLATE, *_declared()}))

@@ -14,8 +14,9 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, default_box
 from satsudoku.io.lzcompress import lz_compress_base64
 from satsudoku.puzzle import Puzzle
-from satsudoku.rules import Rule, parse_cell
+from satsudoku.rules import Rule, parse_cell, rule_classes
 from satsudoku.rules.fields import outside_clues
+from satsudoku.rules.schema import FpuzzlesKey
 
 FPUZZLES_LINK = "https://www.f-puzzles.com/?load="
 # SudokuPad opens f-puzzles data after this prefix (its "fpuzzles" loader); f-puzzles' own
@@ -62,7 +63,7 @@ def fpuzzles_data(puzzle: Puzzle) -> dict[str, Any]:
             raise PuzzleError(
                 f"--to fpuzzles: rule {kind!r} cannot be written: {UNEXPRESSIBLE[kind]}"
             )
-        exporter = EXPORTERS.get(kind)
+        exporter = EXPORTERS.get(kind) or _declared_exporter(rule)
         if exporter is None:
             raise PuzzleError(f"--to fpuzzles: rule {kind!r} has no f-puzzles form")
         try:
@@ -450,12 +451,37 @@ def _sets_touch(sets: Sequence[set[str]]) -> bool:
     )
 
 
+def _declared_exporter(rule: Rule) -> Exporter | None:
+    """The writer of a rule that declares its f-puzzles key (`schema.Declared.fpuzzles`): its
+    field in that key's standard form. Plugin rules that declare one are written too."""
+    declared = getattr(rule, "fpuzzles", None)
+    if not isinstance(declared, FpuzzlesKey):
+        return None
+    forms: dict[str, Callable[[str], Exporter]] = {
+        "lines": _lines,
+        "cell": _cell_entries,
+        "flag": _flags,
+    }
+    return forms[declared.form](declared.key)
+
+
+def exported_types() -> set[str]:
+    """Every rule type written to f-puzzles: those with a writer here and those that declare
+    their f-puzzles key (built-in or plugin)."""
+    declared = {
+        kind
+        for kind, cls in rule_classes().items()
+        if isinstance(getattr(cls, "fpuzzles", None), FpuzzlesKey)
+    }
+    return set(EXPORTERS) | declared
+
+
+# Rules whose f-puzzles form is not their declared field as it stands (`_declared_exporter`
+# writes those: thermometers, renban, odd cells, anti-knight, …).
 EXPORTERS: dict[str, Exporter] = {
     "diagonal": _flags("diagonal+", "diagonal-"),
     "diagonal+": _flags("diagonal+"),
     "diagonal-": _flags("diagonal-"),
-    "antiknight": _flags("antiknight"),
-    "antiking": _flags("antiking"),
     "nonconsecutive": _flags("nonconsecutive"),
     "disjointgroups": _disjoint_groups,
     "windoku": _windoku,
@@ -466,24 +492,10 @@ EXPORTERS: dict[str, Exporter] = {
     "xsum": _outside_clues("xsum"),
     "skyscraper": _outside_clues("skyscraper"),
     "arrow": _arrow,
-    "thermometer": _lines("thermometer"),
-    "slowthermometer": _lines("slowthermometer"),
-    "palindrome": _lines("palindrome"),
-    "renban": _lines("renban"),
-    "between": _lines("betweenline"),
-    "entropicline": _lines("entropicline"),
-    "regionsumline": _lines("regionsumline"),
-    "nabner": _lines("nabner"),
-    "doublearrow": _lines("doublearrow"),
-    "zipperline": _lines("zipperline"),
     "modularline": _modular,
     "whispers": _whispers,
     "kropki": _kropki,
     "xv": _xv,
-    "odd": _cell_entries("odd"),
-    "even": _cell_entries("even"),
-    "minimum": _cell_entries("minimum"),
-    "maximum": _cell_entries("maximum"),
     "quadruple": _quadruple,
     "clone": _clone,
     "indexer": _indexer,

@@ -38,6 +38,7 @@ class Rule(Protocol):
 
 RuleFactory = Callable[[Mapping[str, Any], Shape], Rule]
 _REGISTRY: dict[str, RuleFactory] = {}
+_CLASSES: dict[str, type] = {}
 
 R = TypeVar("R")
 
@@ -48,6 +49,8 @@ def register_rule(*types: str) -> Callable[[R], R]:
     def decorate(cls: R) -> R:
         for name in types:
             _REGISTRY[name] = getattr(cls, "from_spec")  # noqa: B009 - cls is generic here
+            if isinstance(cls, type):
+                _CLASSES[name] = cls
         return cls
 
     return decorate
@@ -56,6 +59,13 @@ def register_rule(*types: str) -> Callable[[R], R]:
 def rule_types() -> list[str]:
     _load_builtin_rules()
     return sorted(_REGISTRY)
+
+
+def rule_classes() -> dict[str, type]:
+    """Each registered rule type's class, built-in or from a plugin: for readers and writers
+    that follow what a rule declares (the f-puzzles key of `schema.Declared.fpuzzles`)."""
+    _load_builtin_rules()
+    return dict(_CLASSES)
 
 
 def make_rule(spec: Mapping[str, Any], shape: Shape) -> Rule:

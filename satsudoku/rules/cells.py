@@ -11,7 +11,17 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.fields import ORTHOGONAL, neighbours
-from satsudoku.rules.schema import Both, Cells, Declared, Digits, ListOf, Object, Region, spec
+from satsudoku.rules.schema import (
+    Both,
+    Cells,
+    Declared,
+    Digits,
+    FpuzzlesKey,
+    ListOf,
+    Object,
+    Region,
+    spec,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,7 @@ class Odd(_CellSet):
     """The cells hold odd digits."""
 
     type: ClassVar[str] = "odd"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("odd", "cell")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         odd = frozenset(range(1, shape.size + 1, 2))
@@ -40,6 +51,7 @@ class Even(_CellSet):
     """The cells hold even digits."""
 
     type: ClassVar[str] = "even"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("even", "cell")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         even = frozenset(range(2, shape.size + 1, 2))
@@ -70,6 +82,7 @@ class Minimum(_CellSet):
     these minimum cells (see `_outside_neighbours`)."""
 
     type: ClassVar[str] = "minimum"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("minimum", "cell")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for cell, other in _outside_neighbours(self.cells, shape):
@@ -83,6 +96,7 @@ class Maximum(_CellSet):
     these maximum cells (see `_outside_neighbours`)."""
 
     type: ClassVar[str] = "maximum"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("maximum", "cell")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for cell, other in _outside_neighbours(self.cells, shape):

@@ -10,7 +10,7 @@ from satsudoku.constraints import AllDifferent, Constraint, Pair, Relation
 from satsudoku.grid import Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.fields import neighbours, orthogonal_pairs, same_house
-from satsudoku.rules.schema import Declared
+from satsudoku.rules.schema import Declared, FpuzzlesKey
 
 KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))  # forward half: each pair is yielded once
 KING = ((1, -1), (1, 1))  # the orthogonal king moves share a row or column already
@@ -31,6 +31,7 @@ class AntiKnight(Declared):
     """Cells a chess knight's move apart hold different digits."""
 
     type: ClassVar[str] = "antiknight"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("antiknight", "flag")
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
@@ -43,6 +44,7 @@ class AntiKing(Declared):
     """Cells a chess king's move apart (diagonally touching) hold different digits."""
 
     type: ClassVar[str] = "antiking"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("antiking", "flag")
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:

@@ -10,7 +10,16 @@ from satsudoku.constraints import Allowed, Between, Constraint, DigitSets, Less,
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.schema import N_MINUS_1, BySize, Declared, Integer, Line, ListOf, spec
+from satsudoku.rules.schema import (
+    N_MINUS_1,
+    BySize,
+    Declared,
+    FpuzzlesKey,
+    Integer,
+    Line,
+    ListOf,
+    spec,
+)
 
 Lines = tuple[tuple[Cell, ...], ...]
 
@@ -39,6 +48,7 @@ class Thermometer(LineRule):
     """Digits strictly increase from each line's bulb (its first cell)."""
 
     type: ClassVar[str] = "thermometer"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("thermometer", "lines")
 
     def validate(self, shape: Shape) -> None:
         self.longest_at_most(shape.size, "cannot strictly increase")
@@ -59,6 +69,7 @@ class SlowThermometer(LineRule):
     """Digits never decrease from each line's bulb (its first cell)."""
 
     type: ClassVar[str] = "slowthermometer"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("slowthermometer", "lines")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
@@ -72,6 +83,7 @@ class Palindrome(LineRule):
     """Each line reads the same from both ends."""
 
     type: ClassVar[str] = "palindrome"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("palindrome", "lines")
     digit_symmetric: ClassVar[bool] = True  # relabelling digits keeps it
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
@@ -86,6 +98,7 @@ class Renban(LineRule):
     """Each line holds a set of different consecutive digits, in any order."""
 
     type: ClassVar[str] = "renban"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("renban", "lines")
 
     def validate(self, shape: Shape) -> None:
         self.longest_at_most(shape.size, "cannot hold different digits")
@@ -124,6 +137,7 @@ class BetweenLine(LineRule):
     """Digits inside each line lie strictly between the digits at its two ends."""
 
     type: ClassVar[str] = "between"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("betweenline", "lines")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:

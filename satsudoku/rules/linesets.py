@@ -14,7 +14,7 @@ from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits
 from satsudoku.rules.lines import LineRule
-from satsudoku.rules.schema import N_MINUS_1, Integer, N, spec
+from satsudoku.rules.schema import N_MINUS_1, FpuzzlesKey, Integer, N, spec
 
 Classify = Callable[[Digit], int]
 
@@ -78,6 +78,7 @@ class EntropicLine(LineRule):
     """
 
     type: ClassVar[str] = "entropicline"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("entropicline", "lines")
 
     @classmethod
     def admit(cls, shape: Shape) -> None:
@@ -102,6 +103,7 @@ class ModularLine(LineRule):
     """
 
     type: ClassVar[str] = "modularline"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("modularline", "lines")
     modulus: int = spec(Integer(2, N), absent=3, omit=lambda m: m == 3, default=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
@@ -138,6 +140,7 @@ class Nabner(LineRule):
     """
 
     type: ClassVar[str] = "nabner"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("nabner", "lines")
 
     def validate(self, shape: Shape) -> None:
         self.longest_at_most((shape.size + 1) // 2, "cannot hold digits 2 apart from each other")

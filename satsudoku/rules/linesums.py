@@ -12,6 +12,7 @@ from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.fields import distinct_positions
 from satsudoku.rules.lines import LineRule, Lines, lines_field
+from satsudoku.rules.schema import FpuzzlesKey
 
 
 def equal_sums(first: tuple[Cell, ...], second: tuple[Cell, ...], shape: Shape) -> Sum:
@@ -33,6 +34,7 @@ class ZipperLine(LineRule):
     """
 
     type: ClassVar[str] = "zipperline"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("zipperline", "lines")
     lines: Lines = lines_field(minimum=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
@@ -73,6 +75,7 @@ class RegionSumLine(LineRule):
     """
 
     type: ClassVar[str] = "regionsumline"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("regionsumline", "lines")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
@@ -91,6 +94,7 @@ class DoubleArrow(LineRule):
     """
 
     type: ClassVar[str] = "doublearrow"
+    fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("doublearrow", "lines")
     lines: Lines = lines_field(minimum=3)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:

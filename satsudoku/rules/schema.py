@@ -18,7 +18,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
@@ -352,12 +352,25 @@ class FieldDoc(NamedTuple):
     value: str
 
 
+@dataclass(frozen=True)
+class FpuzzlesKey:
+    """Where f-puzzles keeps a rule, in one of its standard forms, so that import and export
+    follow from the declaration: "lines" (entries `{lines: [[R1C1, …]]}` for the rule's
+    `lines`), "cell" (one `{cell: R1C1}` entry per cell of its `cells`) or "flag" (`true`, for a
+    rule with no field)."""
+
+    key: str
+    form: Literal["lines", "cell", "flag"]
+
+
 class Declared:
     """Base of a rule whose dataclass fields are declared with `spec`: `from_spec` and `to_spec`
     follow from the declarations. Override `admit` to refuse a board up front and `validate`
     for checks across fields or against the board."""
 
     type: ClassVar[str]
+    # The f-puzzles key holding exactly this rule's field, where f-puzzles has one (io/fpuzzles).
+    fpuzzles: ClassVar[FpuzzlesKey | None] = None
 
     @classmethod
     def declarations(cls) -> list[tuple[str, Declaration]]:
