@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from satsudoku.backends import bitmask
-from satsudoku.backends.bitmask import BitmaskBackend, search_kernel
-from satsudoku.backends.bitmask_sums import SumSupport, implied_sums
+from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
+from satsudoku.search.kernel import search_kernel
+from satsudoku.search.sums import SumSupport, implied_sums
 from tests.conftest import REPO
 from tests.test_rules import FIRST_ROW, Rows, all_4x4, all_6x6_first_row
 

@@ -99,3 +99,41 @@ def test_importing_the_package_imports_no_solver() -> None:
     )
     assert child.returncode == 0, child.stderr
     assert not set(HEAVY) & set(child.stdout.split())
+
+
+def _imports(path: Path) -> set[str]:
+    """The satsudoku modules a source file imports, at any depth of the file."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name.startswith("satsudoku")}
+
+
+# The layers, lowest first: a package may import its own layer and those below, never above.
+LAYERS = (
+    ("satsudoku.grid", "satsudoku.errors", "satsudoku.symbols", "satsudoku.deadline"),
+    ("satsudoku.constraints", "satsudoku.rules", "satsudoku.puzzle", "satsudoku.verify"),
+    ("satsudoku.encoders", "satsudoku.sat", "satsudoku.search"),
+    ("satsudoku.backends", "satsudoku.proof", "satsudoku.result"),
+)
+ABOVE_ALL = ("satsudoku.commands", "satsudoku.cli", "satsudoku.bench", "satsudoku.cluster")
+
+
+def test_the_solving_layers_import_nothing_above_them() -> None:
+    """rules → constraints → encoders, the SAT layer and the search kernel → backends and proof
+    → commands (issue 14). One arrow still runs within the top solving layer on purpose:
+    proof.certificate reads the backend names a manifest may give (`backends.backend_names`)."""
+    root = Path(__file__).resolve().parent.parent / "satsudoku"
+    for level, packages in enumerate(LAYERS[:-1]):
+        above = [p for layer in LAYERS[level + 1 :] for p in layer] + list(ABOVE_ALL)
+        for package in packages:
+            folder = root / package.split(".", 1)[1]
+            files = sorted(folder.rglob("*.py")) if folder.is_dir() else [folder.with_suffix(".py")]
+            for path in files:
+                wrong = {m for m in _imports(path) if m.startswith(tuple(above))}
+                assert not wrong, f"{path.relative_to(root)} imports {sorted(wrong)}"

@@ -16,7 +16,6 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from satsudoku.backends.bitmask import _Kernel, _kernel_for
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -34,6 +33,7 @@ from satsudoku.proof.certificate import (
 )
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import new_solver
+from satsudoku.search.kernel import _Kernel, _kernel_for
 
 PROPAGATOR = "glucose4"  # pysat's propagate() is plain unit propagation there, and fast
 _CHECK_NODES = 64  # nodes between clock checks

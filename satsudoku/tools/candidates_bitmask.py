@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from satsudoku.backends.bitmask import search_kernel
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
+from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.candidates import CandidateCounts, Stats, Tally, result_from
 
 _CHECK_EVERY = 64  # nodes between readings of the clock

@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from satsudoku.backends.bitmask import search_kernel
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
+from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.symmetry import interchangeable_digits
 from satsudoku.verify import violations
 

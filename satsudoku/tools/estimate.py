@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from satsudoku.backends.bitmask import search_kernel
 from satsudoku.puzzle import Puzzle
+from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.counting import Masks, SearchKernel, count_from
 
 _EXACT_NODES = 256  # node budget of an exact count below a sampled path; past it, sample on

@@ -18,13 +18,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from satsudoku.backends import get_backend, unsupported
-from satsudoku.backends.bitmask import BitmaskBackend, search_kernel
+from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import Rule, make_rule
+from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.clues import READERS
 from satsudoku.tools.minimal import Items, items_of
 from satsudoku.tools.regions import random_regions

@@ -1,0 +1,1066 @@
+"""The reference backend: depth-first search over candidate bitmasks with singles propagation.
+
+A cell's mask has one bit per digit that is still possible there. Placing a digit removes it
+from every peer (naked singles, cascading); every full house must still offer every digit
+somewhere, and a digit with one place left goes there (hidden singles). The root also gets
+locked candidates (pointing/claiming between any two houses that share cells). Branching picks
+the cell with the fewest candidates, ties going to the one with most open peers. The kernel is
+generic over houses: any all-different group adds peers, any n-cell group also takes part in
+hidden singles and locked candidates, and tables are kept arc-consistent (two-cell ones through
+per-digit supports). Killer cages and renban lines (`DigitSets`) and linear sums (`Sum`: little
+killers, arrows) and sandwiches are native rather than Tables, which grow as |sets|·k! and
+past MAX_TABLE: a cage keeps its cells within the still-possible digit sets, a sum is kept arc
+consistent over its distinct-digit groups (`search.sums`), a sandwich keeps its cells within
+its still-possible layouts. The plain search adds the sums that cages and houses imply
+(innies and outies) and restarts on 25×25 and up (`_search`).
+
+Masks are "spread": digit d owns a field of `width` bits starting at bit (d-1)*width, so that
+summing the masks of a house counts, per digit, the cells that still allow it (SWAR). The open
+candidate is the field's lowest bit; once a cell is placed its bit moves to the field's top
+("guard") bit, which makes placed digits stand out in the sum. See `_Kernel.__init__`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache, reduce
+from math import comb
+from operator import and_, itemgetter, or_
+from typing import Any
+
+from satsudoku.constraints import (
+    CORE_KINDS,
+    AllDifferent,
+    Allowed,
+    Constraint,
+    DigitSets,
+    Sandwich,
+    Sum,
+    Table,
+    lower,
+)
+from satsudoku.deadline import check_building
+from satsudoku.grid import Shape
+from satsudoku.puzzle import Puzzle
+from satsudoku.rules import Rule
+from satsudoku.search.sums import SumSupport, Unit, implied_sums
+
+Masks = list[int]
+# Boards from this size on run locked candidates at every search node (25×25 at 45 % givens,
+# lines 801-1000 of 25x25-lewis-general.txt: 801 settles in 2,334 nodes, 3.2 s CPU, instead of
+# no answer after 8,580; 811 in 472; 821 in 75). Below it they cost 2-2.5× the CPU for 1-30 %
+# fewer nodes (forum-hardest-1106 and the 16×16 band, samples of 20-40).
+_LOCKED_FROM = 25
+_CLOCKED_ROWS = 2048  # a Table this long reads the clock before each scan (the rest: per node)
+_CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
+_MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
+# Widest range of values (Σ|w|·n) a sum gets arc consistency for: its partial sums are bitsets
+# of that many bits. Wider ones (a bulb of many digits read as a number) keep to bounds.
+_SUM_SPAN = 1 << 14
+# A sum gets arc consistency while each group of k peers has at most this many digit sets,
+# C(n, k): a 12-cell segment in a 25×25 box would have millions. Else it keeps to bounds.
+_GROUP_SETS = 5000
+_Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
+_Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
+
+
+def _getter(cells: tuple[int, ...]) -> _Getter:
+    """itemgetter that always returns a tuple, even for one cell or none."""
+    if not cells:
+        return _no_cells
+    return itemgetter(*cells) if len(cells) > 1 else _one_cell(cells[0])
+
+
+def _no_cells(cands: Sequence[int]) -> tuple[int, ...]:
+    return ()
+
+
+def _one_cell(i: int) -> _Getter:
+    """A getter for a 1-cell house (1×1 board), shaped like itemgetter's tuple result."""
+    return lambda cands: (cands[i],)
+
+
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich)  # posted as they are
+
+
+@dataclass(frozen=True)
+class _CageIdx:
+    """A `DigitSets` over flat cell indices; each set as the open bits of its digits."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    sets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _SumIdx:
+    """A `Sum` over flat cell indices: Σ weights[i] · digit(cells[i]) == total."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    weights: tuple[int, ...]
+    total: int
+    # Positions of terms that must hold distinct digits (pairwise peers) under one weight: a
+    # group of k cells sums to at least its k smallest distinct values, not k times the least.
+    groups: tuple[tuple[int, ...], ...] = ()
+    # The groups and the other terms of nonzero weight, as `SumSupport` takes them; empty when
+    # the values span too wide a range for its bitsets (bounds only, then).
+    units: tuple[Unit, ...] = ()
+
+
+@dataclass(frozen=True)
+class _EqualIdx:
+    """Segments that all have one sum (a region sum line's, a zipper's): cells flattened, and
+    per segment its slice of them and its units (positions within the segment, weight 1)."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    segments: tuple[tuple[int, int, tuple[Unit, ...]], ...]
+
+
+@dataclass(frozen=True)
+class _SandwichIdx:
+    """A `Sandwich` over flat cell indices, its layouts grouped by where the crusts stand.
+
+    Per position pair: the crusts' positions, a getter of the cells between, and per digit set
+    between, the open bits each position may hold and the set's bits.
+    """
+
+    cells: tuple[int, ...]
+    get: _Getter
+    low: int  # open bit of the low crust
+    high: int
+    pairs: tuple[tuple[int, int, _Getter, tuple[tuple[tuple[int, ...], int], ...]], ...]
+
+
+@dataclass(frozen=True)
+class _PairIdx:
+    """A two-cell table as supports: the partner digits (open bits) each digit still allows."""
+
+    cells: tuple[int, int]
+    get: _Getter
+    of_first: dict[int, int]  # bit of a digit in the first cell -> digits allowed in the second
+    of_second: dict[int, int]  # and the other way round
+    # Raw mask of one cell (open or placed) -> the union of its digits' supports in the other,
+    # filled as masks occur and shared by every pair with the same relation (a board of
+    # nonconsecutive pairs has one), so a revision is two dict lookups.
+    first_memo: dict[int, int]
+    second_memo: dict[int, int]
+
+
+@dataclass(frozen=True)
+class _TableIdx:
+    """A table over flat cell indices, tuples stored as candidate bits per position."""
+
+    cells: tuple[int, ...]
+    get: _Getter
+    rows: tuple[tuple[int, ...], ...]
+
+
+class _Kernel:
+    """Everything derived once per puzzle shape and rule set; search state is a mask list."""
+
+    def __init__(self, size: int, constraints: Sequence[Constraint]) -> None:
+        n = size
+        self.n = n
+        # Field layout: counts 0..n fit below the guard bit, so width = bit_length(n) + 1.
+        width = n.bit_length() + 1
+        self.width = width
+        self.bit = tuple(1 << (d * width) for d in range(n))  # open candidate bit of digit d+1
+        ones = sum(self.bit)  # the open bit of every digit: an empty cell's mask
+        self.full = ones
+        self.guard = ones << (width - 1)  # the top bit of every field: placed digits live here
+        # Adding 2**(width-1) - k to a field sets its guard bit iff the field holds >= k; counts
+        # stay <= n < 2**(width-1) and a placed digit holds exactly 2**(width-1), so no carry
+        # ever crosses into the next field.
+        self.add1 = self.guard - ones
+        self.add2 = self.guard - 2 * ones
+        peer_sets: list[set[int]] = [set() for _ in range(n * n)]
+        houses: list[tuple[int, ...]] = []
+        allowed = [self.full] * (n * n)
+        tables: list[_TableIdx] = []
+        pairs: list[_PairIdx] = []
+        cages: list[_CageIdx] = []
+        sums: list[_SumIdx] = []
+        sandwiches: list[_SandwichIdx] = []
+        groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
+        relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
+        links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
+        sum_cages: list[tuple[tuple[int, ...], int]] = []  # cages whose every set has one sum
+        for constraint in constraints:
+            check_building()  # a skyscraper clue's Table holds 10^4 rows: seconds in all
+            if isinstance(constraint, AllDifferent):
+                groups.append(tuple(r * n + c for r, c in constraint.cells))
+            elif isinstance(constraint, DigitSets):
+                group = tuple(r * n + c for r, c in constraint.cells)
+                groups.append(group)
+                sets = tuple(
+                    sum(self.bit[d - 1] for d in s)
+                    for s in constraint.fitting_sets()
+                    if all(1 <= d <= n for d in s)  # a digit off the board: never fits
+                )
+                union = 0
+                for bits in sets:
+                    union |= bits
+                for i in group:
+                    allowed[i] &= union  # no fitting set: every cell empty, a contradiction
+                if group and sets:
+                    cages.append(_CageIdx(group, _getter(group), sets))
+                totals = {sum(s) for s in constraint.fitting_sets() if all(d <= n for d in s)}
+                if len(totals) == 1 and len(set(group)) == len(group):  # a killer cage's sum
+                    sum_cages.append((group, totals.pop()))
+            elif isinstance(constraint, Sum):
+                cells = tuple(r * n + c for r, c in constraint.cells)
+                for a, b in constraint.distinct:  # a binary all-different: the pair are peers
+                    if cells[a] == cells[b]:
+                        allowed[cells[a]] = 0  # a cell that must differ from itself
+                    groups.append((cells[a], cells[b]))
+                weights = constraint.coefficients()
+                sums.append(_SumIdx(cells, _getter(cells), weights, constraint.total))
+            elif isinstance(constraint, Sandwich):
+                group = tuple(r * n + c for r, c in constraint.cells)
+                groups.append(group)  # its digits are distinct: the cells are peers
+                sandwiches.append(self._sandwich_index(constraint, group))
+            elif isinstance(constraint, Allowed):
+                r, c = constraint.cell
+                allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
+            elif isinstance(constraint, Table):
+                cells = tuple(r * n + c for r, c in constraint.cells)
+                rows = tuple(
+                    tuple(self.bit[d - 1] if 1 <= d <= n else 0 for d in row)
+                    for row in constraint.tuples
+                )
+                if len(cells) == 2 and cells[0] != cells[1]:  # dots, X/V, whispers, …
+                    key = frozenset(rows)
+                    if key not in relations:
+                        of_first = dict.fromkeys(self.bit, 0)
+                        of_second = dict.fromkeys(self.bit, 0)
+                        for a, b in rows:
+                            if a and b:  # a digit outside 1..n has no bit: the row never fits
+                                of_first[a] |= b
+                                of_second[b] |= a
+                        relations[key] = (of_first, of_second, {}, {})
+                    of_first, of_second, first_memo, second_memo = relations[key]
+                    first, second = cells
+                    pairs.append(
+                        _PairIdx(
+                            (first, second),
+                            _getter(cells),
+                            of_first,
+                            of_second,
+                            first_memo,
+                            second_memo,
+                        )
+                    )
+                    links[first].append((second, of_first))
+                    links[second].append((first, of_second))
+                else:
+                    tables.append(_TableIdx(cells, _getter(cells), rows))
+        for clique, sets in self._cliques(pairs):
+            groups.append(clique)
+            cages.append(_CageIdx(clique, _getter(clique), sets))
+        for group in groups:
+            for i in group:
+                peer_sets[i].update(group)
+            if len(set(group)) == n:  # pigeonhole: every digit occurs exactly once
+                houses.append(group)
+        for i, peers in enumerate(peer_sets):
+            peers.discard(i)
+        self.peers = tuple(tuple(sorted(p)) for p in peer_sets)
+        # Per cell, its two-cell tables as (partner, digit bit -> digits the partner keeps):
+        # placing a digit narrows each partner by one lookup, as placing narrows peers.
+        self.links = tuple(map(tuple, links))
+        self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
+        self.allowed = allowed
+        # Constraints beyond houses, as (getter of their masks, narrowing step, index).
+        self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
+            *((cage.get, self._cage, cage) for cage in cages),
+            *((constraint.get, self._sum, self._grouped(constraint)) for constraint in sums),
+            *((sandwich.get, self._sandwich, sandwich) for sandwich in sandwiches),
+            *((pair.get, self._pair, pair) for pair in pairs),
+            *((table.get, self._table, table) for table in tables),
+        )
+        # What propagate runs: the extras less the two-cell tables whose arc consistency never
+        # goes beyond what `assign` does through `links` (every two digits of one cell support
+        # all of the other's: nonconsecutive, anti-consecutive lines, …). `extras` stays whole
+        # for the proof mode, which replays it to justify what the kernel removed.
+        self.active = tuple(
+            extra for extra in self.extras if extra[1] != self._pair or self._strong(extra[2])
+        )
+        self.calm: list[tuple[int, ...] | None] = [None] * len(self.active)
+        self.sum_support = SumSupport(self.bit)
+        # The sums cages and houses imply (innies and outies), for the plain search only
+        # (`settle`): the proof mode could justify them only by branching over whole houses.
+        self.derived: tuple[tuple[_Getter, _Step, Any], ...] = (
+            *(
+                (constraint.get, self._sum, self._grouped(constraint))
+                for constraint in self._implied(sum_cages)
+            ),
+            *((equal.get, self._equal, equal) for equal in self._equal_sums(sums)),
+        )
+        self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
+        self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
+        for k, house in enumerate(self.houses):
+            for i in house:
+                self.house_bits[i] |= 1 << k
+        # itemgetter fetches a house's masks in one C call (a 1-cell house would give a bare int).
+        self.getters = tuple(_getter(house) for house in self.houses)
+
+        # Locked candidates: every pair of houses sharing >= 2 cells (box-line in classic boards).
+        locks = []
+        for a, house_a in enumerate(self.houses):
+            for house_b in self.houses[a + 1 :]:
+                both = set(house_a) & set(house_b)
+                if len(both) >= 2:
+                    rest_a = tuple(i for i in house_a if i not in both)
+                    rest_b = tuple(i for i in house_b if i not in both)
+                    locks.append((_getter(tuple(both)), rest_a, rest_b))
+        self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
+        # Per cell, a getter for its peers' entries (branching counts open peers with it).
+        self.peer_getters = tuple(map(_getter, self.peers))
+
+    def _cliques(self, pairs: list[_PairIdx]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Cells pairwise bound by one symmetric relation that forbids equal digits (a nabner
+        line, a whisper-free clique of dots), with the digit sets they can hold together: kept
+        as a cage, whose needed digits and hidden singles go beyond arc consistency per pair.
+        Only cliques of 3+ cells whose sets number at most _CLIQUE_SETS."""
+        by_relation: dict[int, dict[int, set[int]]] = {}
+        of: dict[int, dict[int, int]] = {}
+        for pair in pairs:
+            if pair.of_first != pair.of_second or any(
+                pair.of_first[b] & b for b in self.bit
+            ):  # not symmetric, or some digit may repeat: no all-different clique
+                continue
+            graph = by_relation.setdefault(id(pair.of_first), {})
+            of[id(pair.of_first)] = pair.of_first
+            a, b = pair.cells
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        found: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        for key, graph in by_relation.items():
+            for a in sorted(graph):
+                for b in sorted(graph[a]):
+                    clique = [a, b]
+                    for c in sorted(graph[a] & graph[b]):
+                        if all(c in graph[x] for x in clique):
+                            clique.append(c)
+                    cells = frozenset(clique)
+                    if len(cells) < 3 or cells in found:
+                        continue
+                    sets = self._clique_sets(len(cells), of[key])
+                    if sets is not None:
+                        found[cells] = (tuple(sorted(cells)), sets)
+        return [found[c] for c in found if not any(c < other for other in found)]
+
+    def _clique_sets(self, k: int, of_digit: dict[int, int]) -> tuple[int, ...] | None:
+        """Every set of k digits pairwise allowed by the relation, as open bits; None past
+        _CLIQUE_SETS."""
+        sets: list[int] = []
+        stack: list[tuple[int, int, int]] = [(0, 0, self.full)]  # (next digit, set, allowed)
+        while stack:
+            start, chosen, allowed = stack.pop()
+            if chosen.bit_count() == k:
+                sets.append(chosen)
+                if len(sets) > _CLIQUE_SETS:
+                    return None
+                continue
+            for d in range(start, self.n):
+                bit = self.bit[d]
+                if allowed & bit:
+                    stack.append((d + 1, chosen | bit, allowed & of_digit[bit]))
+        return tuple(sets)
+
+    def _implied(self, sum_cages: list[tuple[tuple[int, ...], int]]) -> list[_SumIdx]:
+        """The innie/outie sums of the cages that overlap no other cage (`implied_sums`)."""
+        owner: dict[int, int] = {}
+        for k, (cells, _) in enumerate(sum_cages):
+            for i in cells:
+                owner[i] = -1 if i in owner else k
+        disjoint = [cage for k, cage in enumerate(sum_cages) if all(owner[i] == k for i in cage[0])]
+        if not disjoint:
+            return []
+        return [
+            _SumIdx(cells, _getter(cells), weights, total)
+            for cells, weights, total in implied_sums(self.n, self.houses, disjoint)
+        ]
+
+    def _equal_sums(self, sums: list[_SumIdx]) -> list[_EqualIdx]:
+        """Chains of `a == b` sums (total 0, weights ±1) joined into one constraint per set of
+        segments that must share a sum: the pairs see that sum only through their cells'
+        digits, all segments together see the values every one of them can reach."""
+        parent: dict[frozenset[int], frozenset[int]] = {}
+
+        def root(x: frozenset[int]) -> frozenset[int]:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        for constraint in sums:
+            weights = constraint.weights
+            if constraint.total or len(set(constraint.cells)) != len(constraint.cells):
+                continue
+            if not set(weights) == {1, -1}:
+                continue
+            plus = frozenset(i for i, w in zip(constraint.cells, weights, strict=True) if w > 0)
+            minus = frozenset(i for i, w in zip(constraint.cells, weights, strict=True) if w < 0)
+            parent[root(plus)] = root(minus)
+        classes: dict[frozenset[int], list[frozenset[int]]] = {}
+        for segment in list(parent):
+            classes.setdefault(root(segment), []).append(segment)
+        found = []
+        for segments in classes.values():
+            if len(segments) < 3:
+                continue  # two segments: their own sum already says everything
+            cells: list[int] = []
+            parts = []
+            for segment in sorted(segments, key=sorted):
+                members = tuple(sorted(segment))
+                alone = _SumIdx(members, _getter(members), (1,) * len(members), 0)
+                parts.append((len(cells), len(cells) + len(members), self._grouped(alone).units))
+                cells.extend(members)
+            if all(units for _, _, units in parts):
+                found.append(_EqualIdx(tuple(cells), _getter(tuple(cells)), tuple(parts)))
+        return found
+
+    def _grouped(self, constraint: _SumIdx) -> _SumIdx:
+        """The sum with its distinct-digit groups: cells of one weight that are all peers,
+        gathered greedily (a region sum line's segment within a box, an arrow in a box)."""
+        groups: list[list[int]] = []
+        for k, (i, w) in enumerate(zip(constraint.cells, constraint.weights, strict=True)):
+            for group in groups:
+                first = group[0]
+                if constraint.weights[first] == w and all(
+                    constraint.cells[j] in self.peers[i] for j in group
+                ):
+                    group.append(k)
+                    break
+            else:
+                if w:
+                    groups.append([k])
+        kept = tuple(tuple(group) for group in groups if len(group) > 1)
+        units: tuple[Unit, ...] = ()
+        if sum(abs(w) for w in constraint.weights) * self.n <= _SUM_SPAN:
+            units = tuple((tuple(group), constraint.weights[group[0]]) for group in groups)
+        if any(comb(self.n, len(group)) > _GROUP_SETS for group in groups):
+            units = ()  # bounds, with the groups' k smallest/largest distinct digits
+        return replace(constraint, groups=kept, units=units)
+
+    def _strong(self, pair: _PairIdx) -> bool:
+        """Whether arc consistency on `pair` can narrow a cell whose partner has two or more
+        digits left (else placing the partner, in `assign`, makes every deduction it does)."""
+        for support in (pair.of_first, pair.of_second):
+            bits = [b for b in self.bit if support[b]]
+            if any(support[a] | support[b] != self.full for a in bits for b in bits if a < b):
+                return True
+            if len(bits) < self.n:  # a digit without support: AC removes it from any mask
+                return True
+        return False
+
+    def _sandwich_index(self, sandwich: Sandwich, cells: tuple[int, ...]) -> _SandwichIdx:
+        """The layouts of a sandwich as open bits per position (built once per kernel)."""
+        n, bits = self.n, self.bit
+
+        def as_bits(digits: Iterable[int]) -> int:
+            return sum(bits[d - 1] for d in digits)
+
+        grouped: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
+        for (p_low, p_high, middle), allowed in zip(
+            sandwich.layouts(n), sandwich.layout_digits(n), strict=True
+        ):
+            layout = (tuple(map(as_bits, allowed)), as_bits(middle))
+            grouped.setdefault((p_low, p_high), []).append(layout)
+        pairs = tuple(
+            (
+                p_low,
+                p_high,
+                _getter(tuple(range(min(p_low, p_high) + 1, max(p_low, p_high)))),
+                tuple(layouts),
+            )
+            for (p_low, p_high), layouts in grouped.items()
+        )
+        low = as_bits([sandwich.low]) if 1 <= sandwich.low <= n else 0
+        high = as_bits([sandwich.high]) if 1 <= sandwich.high <= n else 0
+        return _SandwichIdx(cells, _getter(cells), low, high, pairs)
+
+    def _locked(self, cands: Masks) -> int:
+        """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
+
+        A digit still possible in A∩B but nowhere in A∖B must go in A∩B, so B∖A loses it (and
+        vice versa). Run at the root: it roughly halves the nodes of top1465-like puzzles there.
+        Inside the search (`settle`) only from _LOCKED_FROM up: on 9×9 and 16×16 it costs more
+        than the nodes it saves, on 25×25 near the phase transition it saves far more.
+        """
+        guard, add1, up = self.guard, self.add1, self.width - 1
+        house_bits, assign = self.house_bits, self.assign
+        dirty = 0
+        for get_i, get_a, get_b, rest_a, rest_b in self.locks:
+            # Guard bits of the digits open or placed in A∩B, A∖B and B∖A. A digit placed in
+            # A∩B is absent from both rests, so it never causes a removal.
+            in_i = (sum(get_i(cands)) + add1) & guard
+            in_a = (sum(get_a(cands)) + add1) & guard
+            in_b = (sum(get_b(cands)) + add1) & guard
+            for remove, cells in (
+                ((in_i & in_b & ~in_a) >> up, rest_b),
+                ((in_i & in_a & ~in_b) >> up, rest_a),
+            ):
+                for c in cells if remove else ():
+                    m = cands[c]
+                    if m & remove:
+                        m &= ~remove
+                        if not m:
+                            return -1
+                        if m & (m - 1):
+                            cands[c] = m
+                            dirty |= house_bits[c]
+                        else:
+                            changed = assign(cands, c, m)
+                            if changed < 0:
+                                return -1
+                            dirty |= changed
+        return dirty
+
+    def settle(self, cands: Masks, dirty: int, locked: bool = True) -> bool:
+        """`propagate`, then the implied sums (`derived`) and, if `locked` on boards of
+        _LOCKED_FROM and up, locked candidates, all to a joint fixpoint; False on contradiction.
+        Used by the plain search only: both go beyond unit propagation on the encoding, so the
+        proof mode keeps to `propagate`."""
+        if not self.propagate(cands, dirty):
+            return False
+        locked = locked and self.n >= _LOCKED_FROM
+        derived = self.derived
+        if not (locked or derived):
+            return True
+        while True:
+            dirty = self._extras(cands, derived, self.derived_calm) if derived else 0
+            if dirty == 0 and locked:
+                dirty = self._locked(cands)
+            if dirty == 0:
+                return True
+            if dirty < 0 or not self.propagate(cands, dirty):
+                return False
+
+    def branch_cell(self, cands: Masks) -> int:
+        """The open cell with the fewest candidates, ties going to most open peers; -1 if none.
+
+        The degree tie-break (choose the cell that constrains most others) halves the search
+        tree on hard 9×9 puzzles. All per-cell counting runs in C (map, count, index, sum).
+        """
+        counts = list(map(int.bit_count, cands))  # placed cells count 1, open cells >= 2
+        top = max(counts)
+        if top < 2:
+            return -1
+        fewest = 2
+        while fewest not in counts:
+            fewest += 1
+        is_open = list(map((1).__lt__, counts))  # 1 < count
+        peer_getters = self.peer_getters
+        best = i = -1
+        best_degree = -1
+        for _ in range(counts.count(fewest)):
+            i = counts.index(fewest, i + 1)
+            degree = sum(peer_getters[i](is_open))
+            if degree > best_degree:
+                best, best_degree = i, degree
+        return best
+
+    def open_bits(self, mask: int) -> int:
+        """The digits of a mask as open bits, whether the cell is placed (guard bit) or not."""
+        return (mask | mask >> (self.width - 1)) & self.full
+
+    def digit(self, mask: int) -> int:
+        """The digit of a single-candidate mask, placed or not."""
+        return (mask.bit_length() - 1) // self.width + 1
+
+    def assign(self, cands: Masks, cell: int, bit: int) -> int:
+        """Place `bit` at `cell` and cascade naked singles.
+
+        Returns the set of houses (as bits) whose cells changed, or -1 on contradiction.
+        """
+        # Invariant: a cell is pushed exactly once, when its mask first becomes a single bit,
+        # so every single-bit mask is placed-and-propagated once the stack is empty. Popping
+        # moves the bit to its guard position ("placed"); placed masks never meet an open bit
+        # in `m & b`, which is safe because a placed digit was already removed from all peers.
+        peers, house_bits, up = self.peers, self.house_bits, self.width - 1
+        links, guard = self.links, self.guard
+        cands[cell] = bit
+        dirty = house_bits[cell]
+        stack = [cell]
+        pop, push = stack.pop, stack.append
+        while stack:
+            j = pop()
+            b = cands[j]
+            cands[j] = b << up
+            for p in peers[j]:
+                m = cands[p]
+                if m & b:
+                    m ^= b
+                    if not m:
+                        return -1
+                    cands[p] = m
+                    dirty |= house_bits[p]
+                    if not m & (m - 1):
+                        push(p)
+            # Two-cell tables: a placed partner already agrees (it narrowed this cell through
+            # the same relation seen from its side), an open one keeps the digits `b` allows.
+            for p, allow in links[j]:
+                m = cands[p]
+                if m & ~allow[b] and not m & guard:
+                    m &= allow[b]
+                    if not m:
+                        return -1
+                    cands[p] = m
+                    dirty |= house_bits[p]
+                    if not m & (m - 1):
+                        push(p)
+        return dirty
+
+    def propagate(self, cands: Masks, dirty: int) -> bool:
+        """Hidden singles (and table consistency) to a fixpoint; False on contradiction.
+
+        Only houses in `dirty` (bit k = house k changed since it was last scanned) are scanned.
+        """
+        houses, getters, assign = self.houses, self.getters, self.assign
+        guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
+        while True:
+            while dirty:
+                low = dirty & -dirty
+                dirty ^= low
+                k = low.bit_length() - 1
+                # Per-digit field: number of open cells, or exactly the guard value if placed.
+                total = sum(getters[k](cands))
+                some = (total + add1) & guard  # guard bits of digits placed or still possible
+                if some != guard:
+                    return False  # some digit has no place left in this house
+                # Exactly one open cell: >= 1 but not >= 2 (placed digits are both, so drop out).
+                only = (some & ~(total + add2)) >> up
+                if only:
+                    for i in houses[k]:
+                        m = cands[i]
+                        hit = m & only
+                        if hit:
+                            if hit & (hit - 1):
+                                return False  # one cell is the only place of two digits
+                            changed = assign(cands, i, hit)
+                            if changed < 0:
+                                return False
+                            dirty |= changed
+            if not self.active:
+                return True
+            dirty = self._extras(cands, self.active, self.calm)
+            if dirty <= 0:
+                return dirty == 0
+
+    def _extras(
+        self,
+        cands: Masks,
+        extras: tuple[tuple[_Getter, _Step, Any], ...],
+        calm: list[tuple[int, ...] | None],
+    ) -> int:
+        """Cages, sums and tables (`active` or `derived`), each once: dirty houses, or -1 on
+        contradiction.
+
+        Each constraint's narrowing depends only on its own cells' masks, so once it has
+        changed nothing on some masks it is skipped while they recur (`calm`, shared by every
+        search on this kernel: any entry is a true fixpoint, so a stale one only costs a rerun).
+        """
+        dirty = 0
+        for k, (get, step, index) in enumerate(extras):
+            masks = get(cands)
+            if masks == calm[k]:
+                continue
+            changed = step(cands, index, masks)
+            if changed < 0:
+                return -1
+            if changed:
+                dirty |= changed
+            else:
+                calm[k] = masks
+        return dirty
+
+    def _narrow(self, cands: Masks, i: int, keep: int) -> int:
+        """Keep only the open bits `keep` at open cell `i`: dirty houses, or -1 if none is left.
+
+        A cell left with one digit is assigned (placing it and cascading), as the invariant of
+        `assign` demands.
+        """
+        m = cands[i] & keep
+        if not m:
+            return -1
+        if m & (m - 1):
+            cands[i] = m
+            return self.house_bits[i]
+        return self.assign(cands, i, m)
+
+    def _restrict(self, cands: Masks, i: int, keep: int) -> int:
+        """Like `_narrow`, for a cell that may be placed already: a placed digit outside
+        `keep` is a contradiction, one inside changes nothing (0)."""
+        m = cands[i]  # read now: an earlier narrowing may have placed or narrowed it
+        if m & self.guard:
+            return 0 if (m >> (self.width - 1)) & keep else -1
+        return self._narrow(cands, i, keep) if m & ~keep else 0
+
+    def _cage(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
+        """Digit-set consistency on one cage: dirty houses, or -1 on contradiction.
+
+        A set stays possible while it holds every digit placed in the cage, meets every open
+        cell and is covered by the cells' candidates; the cells keep the union of those sets,
+        and a digit every remaining set needs, with one open cell left, goes there.
+        """
+        guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
+        total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
+        placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
+        present = ((total + add1) & guard) >> up  # digits placed or possible somewhere
+        opens = [m for m in masks if not m & guard]
+        if not opens:
+            # All placed (perhaps in one cascade that the cage never saw): the exact check.
+            return 0 if placed in cage.sets else -1
+        union, need = 0, -1
+        for bits in cage.sets:
+            if placed & ~bits or bits & ~present:
+                continue
+            for m in opens:
+                if not m & bits:
+                    break
+            else:
+                union |= bits
+                need &= bits
+        if not union:
+            return -1
+        dirty = 0
+        for i in cage.cells:
+            m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
+            if not m & guard and m & ~union:
+                changed = self._narrow(cands, i, union)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+        need &= ~placed
+        if not need:
+            return dirty
+        total = sum(cage.get(cands))
+        some = (total + add1) & guard
+        if (need << up) & ~some:
+            return -1  # a digit every remaining set needs has no cell left
+        only = ((some & ~(total + add2)) >> up) & need  # needed, with exactly one open cell
+        if only:
+            for i in cage.cells:
+                hit = cands[i] & only
+                if hit:
+                    if hit & (hit - 1):
+                        return -1  # one cell is the only place of two needed digits
+                    changed = self.assign(cands, i, hit)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
+
+    def _sum(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
+        """Arc consistency on one linear sum (`SumSupport`, over its distinct-digit groups):
+        dirty houses, or -1 on contradiction. Exact once every cell is placed."""
+        if not constraint.units:
+            return self._sum_bounds(cands, constraint, masks)
+        open_bits, supports = self.open_bits, self.sum_support.supports
+        cells, units, total = constraint.cells, constraint.units, constraint.total
+        dirty = 0
+        while True:
+            opened = list(map(open_bits, masks))
+            keep = supports(opened, units, total)
+            if keep is None:
+                return -1
+            narrowed = False  # some cell lost digits: another round on the new masks
+            for i, mine, kept in zip(cells, opened, keep, strict=True):
+                if mine == kept:
+                    continue
+                narrowed = True
+                changed = self._restrict(cands, i, kept)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+            if not narrowed:
+                return dirty
+            masks = constraint.get(cands)
+
+    def _equal(self, cands: Masks, equal: _EqualIdx, masks: tuple[int, ...]) -> int:
+        """Segments of one common sum: the sum lies among the values every segment can reach,
+        and each segment keeps the digits of its ways to reach one of those. Dirty houses, or
+        -1 on contradiction."""
+        open_bits, support = self.open_bits, self.sum_support
+        cells = equal.cells
+        dirty = 0
+        while True:
+            opened = list(map(open_bits, masks))
+            values = -1
+            for start, end, units in equal.segments:
+                values &= support.reachable(opened[start:end], units)
+                if not values:
+                    return -1
+            narrowed = False
+            for start, end, units in equal.segments:
+                keep = support.within(opened[start:end], units, values)
+                if keep is None:
+                    return -1
+                for k, kept in enumerate(keep, start):
+                    if opened[k] == kept:
+                        continue
+                    narrowed = True
+                    changed = self._restrict(cands, cells[k], kept)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+            if not narrowed:
+                return dirty
+            masks = equal.get(cands)
+
+    def _sum_bounds(self, cands: Masks, constraint: _SumIdx, masks: tuple[int, ...]) -> int:
+        """Bounds consistency on one linear sum: dirty houses, or -1 on contradiction.
+
+        With lo/hi the smallest/largest value of each term w·d over the cell's candidates, a
+        term can rise at most total - Σlo above its lo and fall at most Σhi - total below its
+        hi; digits outside that window go, until the sum's fixpoint. Once every cell is
+        placed, lo = hi and this is the exact check. A group of distinct-digit terms tightens
+        the bounds of the terms outside it by its k smallest (largest) distinct values, and of
+        each term inside it by those of the group's other k-1 cells (`_group_slack`).
+        """
+        width, full, guard, up = self.width, self.full, self.guard, self.width - 1
+        cells, weights, total = constraint.cells, constraint.weights, constraint.total
+        dirty = 0
+        while True:
+            lows: list[int] = []
+            highs: list[int] = []
+            for m, w in zip(masks, weights, strict=True):
+                if m & guard:
+                    m >>= up
+                low_digit = ((m & -m).bit_length() - 1) // width + 1
+                high_digit = (m.bit_length() - 1) // width + 1
+                if w >= 0:
+                    lows.append(w * low_digit)
+                    highs.append(w * high_digit)
+                else:
+                    lows.append(w * high_digit)
+                    highs.append(w * low_digit)
+            rise = total - sum(lows)  # how far above Σlo the total lies
+            fall = sum(highs) - total  # how far below Σhi
+            if rise < 0 or fall < 0:
+                return -1
+            rises = falls = None
+            if constraint.groups:
+                slack = self._group_slack(constraint, masks, lows, highs)
+                if slack is None:
+                    return -1
+                rises = [rise - x for x in slack[0]]
+                falls = [fall - x for x in slack[1]]
+                if min(rises) < 0 or min(falls) < 0:
+                    return -1
+            narrowed = False
+            for k, (i, w, low, high) in enumerate(zip(cells, weights, lows, highs, strict=True)):
+                if rises is not None and falls is not None:
+                    rise, fall = rises[k], falls[k]
+                if w == 0 or (high - low <= rise and high - low <= fall):
+                    continue  # the window [high - fall, low + rise] holds every value
+                top, bottom = low + rise, high - fall  # the term's value window
+                if w > 0:
+                    first, last = -(-bottom // w), top // w
+                else:
+                    first, last = -(-top // w), bottom // w
+                first, last = max(first, 1), min(last, self.n)
+                if first > last:
+                    return -1
+                keep = ((1 << (last * width)) - (1 << ((first - 1) * width))) & full
+                if cands[i] & ~keep & ~guard:  # an open cell loses digits: another round
+                    narrowed = True
+                changed = self._restrict(cands, i, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+            if not narrowed:
+                return dirty
+            masks = constraint.get(cands)
+
+    def _group_slack(
+        self, constraint: _SumIdx, masks: tuple[int, ...], lows: list[int], highs: list[int]
+    ) -> tuple[list[int], list[int]] | None:
+        """Per term, how much more than Σlo (less than Σhi) the other terms must sum to, as
+        their distinct-digit groups demand; None if a group has fewer digits than cells."""
+        weights, count = constraint.weights, len(constraint.cells)
+        opened = list(map(self.open_bits, masks))
+        inside: dict[int, tuple[int, int, int, int]] = {}  # position -> its group's (lo, hi)
+        lo_all = hi_all = 0  # and its own slack without it
+        for group in constraint.groups:
+            w = weights[group[0]]
+            extremes = self._extremes(reduce(or_, (opened[k] for k in group)), len(group), w)
+            if extremes is None:
+                return None
+            lo = max(0, extremes[0] - sum(lows[k] for k in group))
+            hi = max(0, sum(highs[k] for k in group) - extremes[1])
+            lo_all, hi_all = lo_all + lo, hi_all + hi
+            for k in group:
+                rest = [j for j in group if j != k]
+                others = self._extremes(reduce(or_, (opened[j] for j in rest)), len(rest), w)
+                if others is None:
+                    return None
+                lo_k = max(0, others[0] - sum(lows[j] for j in rest))
+                hi_k = max(0, sum(highs[j] for j in rest) - others[1])
+                inside[k] = (lo, hi, lo_k, hi_k)
+        rise_cut, fall_cut = [lo_all] * count, [hi_all] * count
+        for k, (lo, hi, lo_k, hi_k) in inside.items():
+            rise_cut[k] = lo_all - lo + lo_k
+            fall_cut[k] = hi_all - hi + hi_k
+        return rise_cut, fall_cut
+
+    def _extremes(self, union: int, k: int, w: int) -> tuple[int, int] | None:
+        """The least and greatest Σ w·d over k distinct digits of `union` (open bits)."""
+        digits = [d + 1 for d in range(self.n) if union & self.bit[d]]
+        if len(digits) < k:
+            return None
+        small, large = sum(digits[:k]), sum(digits[len(digits) - k :])
+        return (w * small, w * large) if w > 0 else (w * large, w * small)
+
+    def _sandwich(self, cands: Masks, sandwich: _SandwichIdx, masks: tuple[int, ...]) -> int:
+        """Layout consistency on one sandwich: dirty houses, or -1 on contradiction.
+
+        A layout stays possible while every cell can hold a digit it allows there (its crust,
+        the set between, or the rest outside) and the cells between can still hold every digit
+        of the set (being as many as its digits, they hold exactly those); each cell keeps
+        the digits of the layouts still possible. Once the line is placed this is exact.
+        """
+        opened = list(map(self.open_bits, masks))
+        low, high = sandwich.low, sandwich.high
+        support: list[int] | None = None
+        for p_low, p_high, inside, layouts in sandwich.pairs:
+            if not (opened[p_low] & low and opened[p_high] & high):
+                continue  # most pairs fail here once the crusts' cells narrow
+            between = reduce(or_, inside(opened), 0)
+            for allowed, need in layouts:
+                if need & ~between or not all(map(and_, opened, allowed)):
+                    continue
+                support = list(allowed) if support is None else list(map(or_, support, allowed))
+        if support is None:
+            return -1
+        dirty = 0
+        for i, keep in zip(sandwich.cells, support, strict=True):
+            changed = self._restrict(cands, i, keep)
+            if changed < 0:
+                return -1
+            dirty |= changed
+        return dirty
+
+    def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
+        """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
+        first_mask, second_mask = masks
+        to_second = pair.first_memo.get(first_mask)
+        if to_second is None:
+            to_second = self._supports(first_mask, pair.of_first, pair.first_memo)
+        to_first = pair.second_memo.get(second_mask)
+        if to_first is None:
+            to_first = self._supports(second_mask, pair.of_second, pair.second_memo)
+        dirty = 0
+        first, second = pair.cells
+        for i, support in ((first, to_first), (second, to_second)):
+            m = cands[i]  # re-read: the first cell's assign may reach this one
+            if m & ~support:  # supports hold guard bits too: a placed digit stays or fails
+                m &= support
+                if not m:
+                    return -1
+                if m & (m - 1):
+                    cands[i] = m
+                    dirty |= self.house_bits[i]
+                else:
+                    changed = self.assign(cands, i, m)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
+
+    def _supports(self, mask: int, of_digit: dict[int, int], memo: dict[int, int]) -> int:
+        """The union of the supports of a mask's digits, remembered in `memo`."""
+        m, support = self.open_bits(mask), 0
+        while m:
+            bit = m & -m
+            m ^= bit
+            support |= of_digit[bit]
+        support |= support << (self.width - 1)  # placed digits (guard bits) count as supported
+        if len(memo) >= _MEMO_CAP:  # masks seen by a long 25×25 search: bound the memory
+            memo.clear()
+        memo[mask] = support
+        return support
+
+    def _table(self, cands: Masks, table: _TableIdx, masks: tuple[int, ...]) -> int:
+        """Generalised arc consistency on one table: dirty houses, or -1 on contradiction."""
+        dirty = 0
+        open_bits = self.open_bits
+        cells = table.cells
+        if not table.rows:
+            return -1  # no tuple at all (with no cells, nothing narrows to show it)
+        if len(table.rows) > _CLOCKED_ROWS:
+            check_building()  # a skyscraper clue's scan takes ~10 ms: the deadline comes first
+        opened = [open_bits(m) for m in masks]
+        support = [0] * len(cells)
+        for row in table.rows:
+            if all(bit & mask for bit, mask in zip(row, opened, strict=True)):
+                for k, bit in enumerate(row):
+                    support[k] |= bit
+        for k, i in enumerate(cells):
+            # Re-read the cell: an assign earlier in this loop may have narrowed or placed
+            # it. Support counted on the older (wider) masks is still a sound filter.
+            m = open_bits(cands[i])
+            narrowed = m & support[k]
+            if narrowed != m:  # a placed cell (one digit) can only stay or fail here
+                if not narrowed:
+                    return -1
+                if narrowed & (narrowed - 1):
+                    cands[i] = narrowed
+                    dirty |= self.house_bits[i]
+                else:
+                    changed = self.assign(cands, i, narrowed)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
+
+    def initial(self, givens: Sequence[int]) -> Masks | None:
+        """Masks after posting domains and givens and propagating; None if contradictory."""
+        cands = list(self.allowed)
+        if any(m == 0 for m in cands):
+            return None
+        for i, value in enumerate(givens):
+            if value:
+                bit, m = self.bit[value - 1], cands[i]
+                if not self.open_bits(m) & bit:
+                    return None
+                # A given may already be placed by an earlier given's cascade: nothing to do.
+                if m & (m - 1) and self.assign(cands, i, bit) < 0:
+                    return None
+        for i, m in enumerate(cands):
+            # A domain that starts as a single digit is a given in disguise: place it too.
+            if not m & (m - 1) and self.allowed[i] == m and not givens[i]:
+                if self.assign(cands, i, m) < 0:
+                    return None
+        if not self.propagate(cands, (1 << len(self.houses)) - 1):
+            return None
+        while True:  # locked candidates and singles, to a joint fixpoint
+            dirty = self._locked(cands)
+            if dirty == 0:
+                return cands
+            if dirty < 0 or not self.propagate(cands, dirty):
+                return None
+
+
+@lru_cache(maxsize=32)
+def _cached_kernel(shape: Shape, rules: tuple[Rule, ...], native: tuple[type, ...]) -> _Kernel:
+    puzzle = Puzzle.empty(shape, rules)
+    return _Kernel(shape.size, lower(puzzle.constraints(), shape, native))
+
+
+def _kernel_for(puzzle: Puzzle, native: tuple[type, ...] = NATIVE_KINDS) -> _Kernel:
+    """Kernels depend only on shape and rules, so a batch of puzzles shares one."""
+    try:
+        return _cached_kernel(puzzle.shape, puzzle.rules, native)
+    except TypeError:  # a user rule that is not hashable: build afresh
+        return _Kernel(puzzle.size, lower(puzzle.constraints(), puzzle.shape, native))
+
+
+def search_kernel(puzzle: Puzzle) -> _Kernel:
+    """The puzzle's kernel, for tools that run their own search over it (true candidates):
+    `initial`, `branch_cell`, `assign`, `propagate`, `open_bits` and `digit` are theirs to use."""
+    return _kernel_for(puzzle)
