@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from satsudoku.backends import Backend, available, get_backend
+from satsudoku.cluster import sigint_deferred
 from satsudoku.errors import PuzzleError
 from satsudoku.io import iter_puzzles, read_text
 from satsudoku.puzzle import Puzzle
@@ -532,12 +533,18 @@ class RowWriter:
         self.handle.flush()
 
     def write(self, rows: Iterable[Row]) -> None:
-        for row in rows:
-            if self.csv:
-                self.writer.writerow({**row, "stats": json.dumps(row["stats"])})
-            else:
-                self.handle.write(json.dumps(row) + "\n")
-        self.handle.flush()
+        """Rows written whole: a Ctrl-C while they go out waits until they are flushed, so an
+        interrupted run leaves no row cut mid-line (as one killed outright may: see
+        `drop_torn_row`)."""
+        with sigint_deferred() as pressed:
+            for row in rows:
+                if self.csv:
+                    self.writer.writerow({**row, "stats": json.dumps(row["stats"])})
+                else:
+                    self.handle.write(json.dumps(row) + "\n")
+            self.handle.flush()
+        if pressed:  # delivered now, to whatever handles it (an ignoring one ignores it)
+            signal.raise_signal(signal.SIGINT)
 
     def close(self) -> None:
         self.handle.close()

@@ -108,7 +108,7 @@ def connect(cluster: Cluster) -> Iterator[Any]:
     if cluster.local is not None:
         # One thread per process: pure-Python solving holds the GIL, and a worker thread's
         # solvers are its own. Port 0: another run on this machine may hold Dask's default.
-        with _sigint_deferred() as pressed:
+        with sigint_deferred() as pressed:
             local = distributed.LocalCluster(
                 n_workers=cluster.local,
                 threads_per_worker=1,
@@ -148,10 +148,11 @@ def connect(cluster: Cluster) -> Iterator[Any]:
 
 
 @contextmanager
-def _sigint_deferred() -> Iterator[list[int]]:
-    """Hold Ctrl-C while a LocalCluster starts (the list says whether it was pressed), so the
-    caller acts on it with the cluster in hand: interrupted halfway, the cluster is out of
-    reach and Dask's exit hook fails on it with a traceback."""
+def sigint_deferred() -> Iterator[list[int]]:
+    """Hold Ctrl-C through a short step that must not be cut (the list says whether it was
+    pressed), for the caller to act on after it: a LocalCluster starting (interrupted halfway,
+    the cluster is out of reach and Dask's exit hook fails on it with a traceback), bench rows
+    being written (cut, a row would be left half a line)."""
     pressed: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield pressed
