@@ -957,19 +957,13 @@ class _Kernel:
         dirty = 0
         first, second = pair.cells
         for i, support in ((first, to_first), (second, to_second)):
-            m = cands[i]  # re-read: the first cell's assign may reach this one
-            if m & ~support:  # supports hold guard bits too: a placed digit stays or fails
-                m &= support
-                if not m:
+            # Re-read: the first cell's assign may reach this one. Supports hold guard bits
+            # too, so a placed digit stays or fails.
+            if cands[i] & ~support:
+                changed = self._restrict(cands, i, support)
+                if changed < 0:
                     return -1
-                if m & (m - 1):
-                    cands[i] = m
-                    dirty |= self.house_bits[i]
-                else:
-                    changed = self.assign(cands, i, m)
-                    if changed < 0:
-                        return -1
-                    dirty |= changed
+                dirty |= changed
         return dirty
 
     def _supports(self, mask: int, of_digit: dict[int, int], memo: dict[int, int]) -> int:
@@ -1003,19 +997,11 @@ class _Kernel:
         for k, i in enumerate(cells):
             # Re-read the cell: an assign earlier in this loop may have narrowed or placed
             # it. Support counted on the older (wider) masks is still a sound filter.
-            m = open_bits(cands[i])
-            narrowed = m & support[k]
-            if narrowed != m:  # a placed cell (one digit) can only stay or fail here
-                if not narrowed:
+            if open_bits(cands[i]) & ~support[k]:  # a placed cell can only stay or fail here
+                changed = self._restrict(cands, i, support[k])
+                if changed < 0:
                     return -1
-                if narrowed & (narrowed - 1):
-                    cands[i] = narrowed
-                    dirty |= self.house_bits[i]
-                else:
-                    changed = self.assign(cands, i, narrowed)
-                    if changed < 0:
-                        return -1
-                    dirty |= changed
+                dirty |= changed
         return dirty
 
     def initial(self, givens: Sequence[int]) -> Masks | None:
