@@ -17,6 +17,7 @@ from satsudoku.logic import franken
 from satsudoku.logic.check import false_claims
 from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically, techniques
 from satsudoku.logic.state import Board
+from satsudoku.puzzle import Puzzle
 
 # (technique, puzzle, the step's own name, the sentence it says)
 CASES = [
@@ -213,7 +214,11 @@ CASES = [
 def test_technique_on_a_puzzle_that_needs_it(
     technique: str, line: str, name: str, text: str
 ) -> None:
-    puzzle = parse_line(line, ReadOptions())
+    assert_needed(parse_line(line, ReadOptions()), technique, name, text)
+
+
+def assert_needed(puzzle: Puzzle, technique: str, name: str, text: str) -> None:
+    """Every easier technique is stuck; this one takes the step `text`, and SAT confirms it."""
     position = TECHNIQUE_NAMES.index(technique)
     easier = solve_logically(Board.from_puzzle(puzzle), TECHNIQUES[:position])
     assert easier.status == "stuck"
@@ -317,14 +322,7 @@ JIGSAW_CASE = (
 
 def test_franken_fish_on_jigsaw_regions() -> None:
     technique, line, name, text = JIGSAW_CASE
-    puzzle = parse_jigsaw(line)
-    position = TECHNIQUE_NAMES.index(technique)
-    easier = solve_logically(Board.from_puzzle(puzzle), TECHNIQUES[:position])
-    assert easier.status == "stuck"
-    step = TECHNIQUES[position].find(easier.board)
-    assert step is not None
-    assert (step.technique, step.text) == (name, text)
-    assert false_claims(puzzle, [step]) == []
+    assert_needed(parse_jigsaw(line), technique, name, text)
 
 
 # No puzzle of the shared sets needs a finned franken X-wing: on classic grids Nishio (7.6), a
