@@ -3,7 +3,7 @@ their answers written from arrays by compiled code (the fast backend's command-l
 
 A plain classic line is exactly 81 symbols, `1`-`9` with `.` or `0` for a blank, then `\n` or
 `\r\n`; the text reader reads such a line as one classic puzzle once the lines before it were
-plain or empty. So numpy can split and decode a megabyte of them at a
+plain or empty. So compiled code can split and decode a megabyte of them at a
 time, with no Python per line. The run stops at the first other line (a comment, a grid, a
 trailer, a bad line): from there the general reader takes over (`ClassicRun.stopped`).
 """
@@ -39,11 +39,13 @@ class Lines:
 
     givens: npt.NDArray[np.uint8]  # (k, 81)
     linenos: npt.NDArray[np.int64]
-    symbols: npt.NDArray[np.uint8]  # (k, 81): the lines' bytes, to read one again in full
+    data: bytes  # the read the lines are in, to read one again in full
+    starts: npt.NDArray[np.int64]  # where line k starts in `data`
 
     def text(self, k: int) -> str:
         """Line k as written (its 81 symbols)."""
-        return bytes(self.symbols[k]).decode("ascii")
+        start = int(self.starts[k])
+        return self.data[start : start + CELLS].decode("ascii")
 
 
 class ClassicRun:
@@ -70,39 +72,76 @@ class ClassicRun:
                 if not data:
                     return
             array = np.frombuffer(data, dtype=np.uint8)
-            ends = np.flatnonzero(array == _NEWLINE)
-            if len(ends) == 0:
+            room = len(data) // (CELLS + 1) + 1  # a plain line takes 82 bytes at least
+            givens = np.empty((room, CELLS), dtype=np.uint8)
+            numbers = np.empty(room, dtype=np.int64)
+            starts = np.empty(room, dtype=np.int64)
+            count, lines, used, stopped = _scan(
+                array, _VALUE, lines_before, givens, numbers, starts
+            )
+            if lines == 0 and not stopped:  # no whole line yet
                 if len(data) > CELLS + 1 or not chunk:  # too long for a plain line
                     self.stopped = True
                     return
                 carry = data
                 continue
-            starts = np.empty_like(ends)
-            starts[0] = 0
-            starts[1:] = ends[:-1] + 1
-            lengths = ends - starts
-            crlf = array[ends - 1] == _RETURN  # `\r\n` ends a line as `\n` does
-            plain = (lengths == CELLS) | ((lengths == CELLS + 1) & crlf)
-            rows = starts[plain, None] + np.arange(CELLS)
-            symbols = array[rows] if len(rows) else np.empty((0, CELLS), np.uint8)
-            values = _VALUE[symbols]
-            good = (values != 255).all(axis=1)
-            ok = (lengths == 0) | ((lengths == 1) & crlf)  # empty: nothing between puzzles
-            ok[plain] = good
-            bad = np.flatnonzero(~ok)
-            last = bad[0] if len(bad) else len(ends)  # lines [0, last) are read here
-            keep = np.flatnonzero(plain[:last])
-            numbers = lines_before + 1 + keep
-            for first in range(0, len(keep), size):
-                part = slice(first, min(first + size, len(keep)))
-                yield Lines(values[part], numbers[part], symbols[part])
-            if len(bad):
+            for first in range(0, count, size):
+                part = slice(first, min(first + size, count))
+                yield Lines(givens[part], numbers[part], data, starts[part])
+            if stopped:
                 self.stopped = True
                 return
             if not chunk:
                 return
-            lines_before += len(ends)
-            carry = data[ends[-1] + 1 :]
+            lines_before += lines
+            carry = data[used:]
+
+
+@njit(cache=_CACHE)
+def _scan(
+    data: Any, value: Any, lines_before: int, givens: Any, numbers: Any, starts: Any
+) -> tuple[int, int, int, bool]:
+    """Read the whole lines of `data` into givens/numbers/starts while they are plain classic
+    lines or empty (a plain line: 81 symbols `value` maps below 255, then `\n` or `\r\n`).
+
+    Returns (plain lines read, lines passed, bytes passed, whether a line of another kind
+    stopped the reading); a line cut by the end of `data` is left for the next read.
+    """
+    count = lines = start = 0
+    size = data.shape[0]
+    while True:
+        # The common case first: 81 plain symbols and the line's end right after them.
+        after = start + CELLS
+        if after < size and (
+            data[after] == _NEWLINE
+            or (data[after] == _RETURN and after + 1 < size and data[after + 1] == _NEWLINE)
+        ):
+            plain = True
+            for i in range(CELLS):
+                digit = value[data[start + i]]
+                if digit == 255:  # not plain after all (or a shorter line): look closer
+                    plain = False
+                    break
+                givens[count, i] = digit
+            if plain:
+                numbers[count] = lines_before + lines + 1
+                starts[count] = start
+                count += 1
+                lines += 1
+                start = after + 1 if data[after] == _NEWLINE else after + 2
+                continue
+        end = start
+        while end < size and data[end] != _NEWLINE:
+            end += 1
+        if end == size:  # no newline: the line goes on in the next read
+            return count, lines, start, False
+        length = end - start
+        if length > 0 and data[end - 1] == _RETURN:  # `\r\n` ends a line as `\n` does
+            length -= 1
+        if length != 0:  # neither plain nor empty: the general reader takes over here
+            return count, lines, start, True
+        lines += 1
+        start = end + 1
 
 
 # -- writing: records assembled in compiled code from a per-verdict template ----------------
@@ -118,28 +157,30 @@ class Template:
     GRID's the solution to write; SECONDS writes the batch's time, given to `write`."""
 
     def __init__(self, kinds: list[list[tuple[int, int | str]]]) -> None:
-        literals: list[bytes] = []
-        steps: list[tuple[int, int]] = []
-        self.step_ptr = [0]
+        literals = b""
+        # (operation, a, b) per step; a LITERAL copies literals[a:b], a GRID writes grid a.
+        steps: list[tuple[int, int, int]] = []
+        step_ptr = [0]
         self.bound = []  # the most bytes an answer of each kind can take, its newline included
         for kind in kinds:
             bound = 1
             for operation, argument in kind:
                 if operation == LITERAL:
                     text = str(argument).encode("utf-8")
-                    steps.append((LITERAL, len(literals)))
-                    literals.append(text)
+                    steps.append((LITERAL, len(literals), len(literals) + len(text)))
+                    literals += text
                     bound += len(text)
                 else:
-                    steps.append((operation, int(argument)))
+                    steps.append((operation, int(argument), 0))
                     bound += {GRID: CELLS, SECONDS: _SECONDS}.get(operation, _DIGITS)
-            self.step_ptr.append(len(steps))
+            step_ptr.append(len(steps))
             self.bound.append(bound)
+        # Unsigned, as the kernel's indices are: compiled indexing then needs no negative-index
+        # fix-up, and the byte copies become block copies (17clue's JSON lines: 2.6x faster).
         self.bounds = np.array(self.bound, dtype=np.int64)
-        self.steps = np.array(steps, dtype=np.int64).reshape(len(steps), 2)
-        self.steps_at = np.array(self.step_ptr, dtype=np.int64)
-        self.literal_ptr = np.cumsum([0, *map(len, literals)], dtype=np.int64)
-        self.literals = np.frombuffer(b"".join(literals) or b"\0", dtype=np.uint8)
+        self.steps = np.array(steps, dtype=np.uint64).reshape(len(steps), 3)
+        self.step_ptr = np.array(step_ptr, dtype=np.uint64)
+        self.literals = np.frombuffer(literals or b"\0", dtype=np.uint8)
 
     def write(
         self,
@@ -157,33 +198,38 @@ class Template:
         out = np.empty(int(self.bounds[kinds[kinds >= 0]].sum()), dtype=np.uint8)
         ends = np.empty(len(kinds), dtype=np.int64)
         used = _assemble(
-            self.steps_at, self.steps, self.literal_ptr, self.literals, time, first, kinds,
-            linenos, nodes, backtracks, sols, out, ends,
+            self.step_ptr, self.steps, self.literals, time, first, kinds, linenos, nodes,
+            backtracks, sols, out, ends,
         )  # fmt: skip
         return out[:used].tobytes(), ends
 
 
-@njit(cache=_CACHE)
-def _write_int(out: Any, pos: int, value: int) -> int:
-    """`value` in decimal at out[pos:]; the position after it."""
+@njit(cache=_CACHE, inline="always")
+def _write_int(out: Any, pos: Any, value: int) -> Any:
+    """`value` in decimal at out[pos:] (pos unsigned); the position after it."""
+    one = np.uint64(1)
     if value < 0:
         out[pos] = 45  # '-'
-        pos += 1
+        pos += one
         value = -value
-    width = 1
-    while width < 19 and value >= 10**width:
-        width += 1
-    for i in range(width - 1, -1, -1):
-        out[pos + i] = 48 + value % 10
+    end = pos + one
+    rest = value // 10
+    while rest:
+        end += one
+        rest //= 10
+    at = end
+    while True:  # the digits from the last
+        at -= one
+        out[at] = 48 + value % 10
         value //= 10
-    return pos + width
+        if value == 0:
+            return end
 
 
 @njit(cache=_CACHE)
 def _assemble(
     step_ptr: Any,
     steps: Any,
-    literal_ptr: Any,
     literals: Any,
     time: Any,
     first: int,
@@ -196,25 +242,27 @@ def _assemble(
     ends: Any,
 ) -> int:
     """Write every answer of `Template.write` into `out`; the bytes used."""
-    pos = 0
+    one = np.uint64(1)
+    pos = np.uint64(0)
     for k in range(kinds.shape[0]):
-        kind = kinds[k]
-        if kind >= 0:
-            for s in range(step_ptr[kind], step_ptr[kind + 1]):
+        if kinds[k] >= 0:
+            kind = np.uint64(kinds[k])
+            for s in range(step_ptr[kind], step_ptr[kind + one]):
                 operation = steps[s, 0]
-                argument = steps[s, 1]
                 if operation == LITERAL:
-                    for i in range(literal_ptr[argument], literal_ptr[argument + 1]):
-                        out[pos] = literals[i]
-                        pos += 1
+                    start = steps[s, 1]
+                    for i in range(steps[s, 2] - start):
+                        out[pos + i] = literals[start + i]
+                    pos += steps[s, 2] - start
                 elif operation == GRID:  # digits 1..9 as their symbols
-                    for i in range(sols.shape[2]):
-                        out[pos] = sols[k, argument, i] + 48
-                        pos += 1
+                    grid = sols[k, steps[s, 1]]
+                    for i in range(np.uint64(grid.shape[0])):
+                        out[pos + i] = grid[i] + 48
+                    pos += np.uint64(grid.shape[0])
                 elif operation == SECONDS:
-                    for i in range(time.shape[0]):
-                        out[pos] = time[i]
-                        pos += 1
+                    for i in range(np.uint64(time.shape[0])):
+                        out[pos + i] = time[i]
+                    pos += np.uint64(time.shape[0])
                 elif operation == INDEX:
                     pos = _write_int(out, pos, first + k)
                 elif operation == LINENO:
@@ -224,9 +272,9 @@ def _assemble(
                 else:
                     pos = _write_int(out, pos, backtracks[k])
             out[pos] = 10  # '\n'
-            pos += 1
+            pos += one
         ends[k] = pos
-    return pos
+    return int(pos)
 
 
 config.CACHE_DIR = _SAVED_CACHE_DIR
