@@ -284,3 +284,28 @@ def test_the_verdict_matches_every_backend() -> None:
     assert prove_by_search(puzzle).status == "unsatisfiable"
     for name in ("sat", "cpsat"):
         assert get_backend(name).solve(puzzle).status is Status.UNSATISFIABLE
+
+
+def test_pair_support_lemmas_make_the_pair_search_unchecked(tmp_path: Path) -> None:
+    """With houses and two-cell tables only, the pairs' support clauses, written once at the
+    root, make unit propagation as strong as the kernel: no lemma per node is checked or
+    justified by branching. Each is needed and verified by both checkers; dropped, the
+    certificate is rejected by both."""
+    (puzzle,) = read_puzzles(REPO / "models" / "variants" / "real" / "xv-kropki.json")
+    found = prove_by_search(puzzle)
+    assert found.status == "unique" and found.solutions[0] == puzzle.solution
+    assert found.stats["propagations"] == found.stats["refined_nodes"] == 0
+    supports = int(found.stats["support_lemmas"])
+    assert supports > 0 and found.stats["nodes"] > 20
+    certificate, _ = certified(puzzle, tmp_path / "w")
+    proof = certificate.proof
+    # ¬x(a, d), then the partner's digits d allows: the X on r2c1-r2c2 lets a 3 have only a 7.
+    assert "-84 97 0" in proof[:supports]  # x(r2c1, 3) = 9·9 + 3, x(r2c2, 7) = 10·9 + 7
+    steps = parse_drat("\n".join(proof))
+    verdict = check_drat(certificate.clauses, steps)
+    first = next(k - 1 for k in verdict.needed if k <= supports)  # a support the proof uses
+    broken = "".join(line + "\n" for k, line in enumerate(proof) if k != first)
+    (tmp_path / "w" / "proof.drat").write_text(broken)
+    check = verify_certificate(tmp_path / "w")
+    assert not check.ok and "neither RUP nor RAT" in check.messages[-1]
+    assert not independent(tmp_path / "w")

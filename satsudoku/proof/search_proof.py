@@ -144,9 +144,11 @@ class _Prover:
         # Lemmas written before the propagator exists are kept for it, except during a search
         # that never consults it: a propagator missing lemmas only checks less, never wrongly.
         self._keep = True
-        # Without extras, every deduction inside the search is a singles step, hence unit
-        # propagation on the extended encoding: lemmas need no checking there.
-        self.trusted = not kernel.extras
+        # With houses and two-cell tables only, every deduction inside the search is a singles
+        # step (unit propagation on the extended encoding) or arc consistency on a pair, which
+        # is unit propagation once the pairs' support clauses are written (`_pair_supports`,
+        # first thing in `run`): lemmas need no checking there.
+        self.trusted = all(step == kernel._pair for _, step, _ in kernel.extras)
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
             (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
@@ -157,6 +159,7 @@ class _Prover:
         self.stats: dict[str, int | float] = {
             "nodes": 0,
             "root_lemmas": 0,
+            "support_lemmas": 0,
             "refined_nodes": 0,
             "propagations": 0,
         }
@@ -316,6 +319,7 @@ class _Prover:
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
         kernel, n = self.kernel, self.n
+        self._pair_supports()
         givens = self.puzzle.givens.values
         root = kernel.initial(givens)
         if root is None:
@@ -428,6 +432,42 @@ class _Prover:
             )
             if not behind or self._extra_lemmas(decisions, state, lemmas) != ():
                 return
+
+    def _pair_supports(self) -> None:
+        """The support clauses of every two-cell table the kernel revises, as lemmas: for each
+        digit d of one cell, ¬x(a, d) ∨ ⋁ x(b, e) over the partner's digits e that d allows.
+
+        Each is RUP on the encoding (assume x(a, d) and those x(b, e) false: the forbidden-pair
+        clauses, or the table's selectors, falsify the rest of b's at-least-one clause), and
+        with them unit propagation is arc consistency on the pair (the support encoding, Gent
+        2002), which is what the kernel's pair revision does: its deductions then need no
+        lemma per node. A digit whose support lacks at most one of the partner's digits gets
+        none: the partner's at-least-one clause and that one forbidden pair already propagate
+        it. Pairs the kernel never revises (`active`: placing a partner is all they do) get
+        none either.
+        """
+        kernel, n = self.kernel, self.n
+        full, bits = kernel.full, kernel.bit
+        written: set[tuple[int, ...]] = set()
+        for _, step, pair in kernel.active:
+            if step != kernel._pair:
+                continue
+            for (a, b), supports in (
+                (pair.cells, pair.of_first),
+                (pair.cells[::-1], pair.of_second),
+            ):
+                for d in range(1, n + 1):
+                    allowed = supports[bits[d - 1]]
+                    missing = full & ~allowed
+                    if not missing & (missing - 1):  # none or one partner digit ruled out
+                        continue
+                    clause = [-(a * n + d)]
+                    clause += [b * n + e for e in range(1, n + 1) if allowed & bits[e - 1]]
+                    key = tuple(clause)
+                    if key not in written:  # a relation posted twice on the same cells
+                        written.add(key)
+                        self._emit(clause)
+                        self.stats["support_lemmas"] += 1
 
     def _singles_root(self, givens: Sequence[int]) -> list[int] | None:
         """The root with givens and singles only: searched when locked candidates or extras
