@@ -93,9 +93,14 @@ def kernel_answers(raw: tuple[Any, Any]) -> Answers:
 
 
 def fast_verified(givens: npt.NDArray[np.uint8]) -> list[fast_lines.Verdicts]:
-    """The CLI's engine: batch calls of the kernel, every grid through the compiled verifier."""
-    size = fast_lines.batch_size(2)
-    return [fast_lines.solve_classic(givens[k : k + size], 2) for k in range(0, len(givens), size)]
+    """The CLI's engine: kernel calls paced as the command paces them, every grid through the
+    compiled verifier."""
+    pace, batches, start = fast_lines.Pace(2), [], 0
+    while start < len(givens):
+        batches.append(fast_lines.solve_classic(givens[start : start + pace()], 2))
+        pace.took(batches[-1])
+        start += len(batches[-1].found)
+    return batches
 
 
 def verified_answers(batches: list[fast_lines.Verdicts]) -> Answers:
@@ -259,15 +264,15 @@ def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
 
     def write(batches: list[Lines], answers: list[fast_lines.Verdicts]) -> None:
         plain, progress = _PlainAnswers(args, "x.txt", None), Progress(False)
-        out, index = io.StringIO(), 0
+        out, index = io.BytesIO(), 0
         for batch, verdicts in zip(batches, answers, strict=True):
-            text, _ = plain.write(index, batch.linenos, verdicts, progress)
+            data, _ = plain.write(index, batch.linenos, verdicts, progress)
             index += verdicts.verified
-            out.write(text)
+            out.write(data)
 
-    size = fast_lines.batch_size(2)
+    sizes = paced_sizes(data)
     for _ in range(rounds):
-        batches = timed("read", lambda: list(ClassicRun(io.BytesIO(data)).batches(size)))
+        batches = timed("read", lambda: list(ClassicRun(io.BytesIO(data)).batches(sizes())))
         timed("kernel", partial(kernel, batches))
         answers = timed("solve", partial(solve, batches))
         timed("verify", partial(verify, batches, answers))
@@ -275,11 +280,21 @@ def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
     scale = 1000 / len(lines)
     return {
         "read (plain lines to arrays of givens)": best["read"] * scale,
-        "kernel (batch calls of 809 puzzles)": best["kernel"] * scale,
+        "kernel (the same calls, paced by time)": best["kernel"] * scale,
         "compiled verifier": best["verify"] * scale,
         "kernel + verifier (fast_lines.solve_classic)": best["solve"] * scale,
         "JSON lines (_PlainAnswers)": best["json"] * scale,
     }
+
+
+def paced_sizes(data: bytes) -> Callable[[], Callable[[], int]]:
+    """The sizes of the command's kernel calls on `data` (paced by time), to replay: each call
+    gives a fresh `size` callable for ClassicRun.batches."""
+    pace, sizes = fast_lines.Pace(2), []
+    for batch in ClassicRun(io.BytesIO(data)).batches(pace):
+        pace.took(fast_lines.solve_classic(batch.givens, 2))
+        sizes.append(len(batch.givens))
+    return lambda: iter(sizes).__next__
 
 
 def check(label: str, answers: Answers, truth: Answers) -> None:

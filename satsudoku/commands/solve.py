@@ -180,24 +180,39 @@ def _solve_plain_lines(
     done = 0
     with open_input(source, source) as raw:
         lines = ClassicRun(raw)
-        for batch in lines.batches(fast_lines.batch_size(args.limit)):
+        pace = fast_lines.Pace(args.limit)
+        for batch in lines.batches(pace):
             verdicts = fast_lines.solve_classic(batch.givens, args.limit)
-            text, ends = answers.write(done, batch.linenos, verdicts, progress)
+            pace.took(verdicts)
+            data, ends = answers.write(done, batch.linenos, verdicts, progress)
             settled = verdicts.finished[: verdicts.verified]
             if not settled.all():  # over the node slice: solved again, with the clock
-                texts = [text[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+                starts = [0, *ends[:-1]]
+                texts = [str(data[a:b], "ascii") for a, b in zip(starts, ends, strict=True)]
                 for k in np.flatnonzero(~settled).tolist():
                     puzzle = parse_line(batch.text(k), options, int(batch.linenos[k]))
                     result = backend.solve(puzzle, limit=args.limit, timeout=args.timeout)
                     texts[k] = _answer(args, done + k, puzzle, result) + "\n"
                     progress.update(result)
-                text = "".join(texts)
+                data = memoryview("".join(texts).encode())
             done += verdicts.verified
-            if text:
-                progress.emit(text[:-1])
+            if data:
+                _write_ascii(data)
             if verdicts.refused is not None:
                 raise verdicts.refused
     return done, done > 0 and not lines.stopped
+
+
+def _write_ascii(data: memoryview) -> None:
+    """Write and flush answers already encoded (as ASCII: JSON escapes the rest, and a plain
+    line's answer is digits and words); standard output is no terminal on this path, so no
+    progress line shares it."""
+    write = getattr(sys.stdout, "write_ascii", None)
+    if write is not None:  # io.output.GuardedStdout, as the command line sets it
+        write(data)
+    else:
+        sys.stdout.write(str(data, "ascii"))
+        sys.stdout.flush()
 
 
 class _PlainAnswers:
@@ -224,10 +239,10 @@ class _PlainAnswers:
 
     def write(
         self, first: int, linenos: Any, verdicts: fast_lines.Verdicts, progress: Progress
-    ) -> tuple[str, list[int]]:
+    ) -> tuple[memoryview, list[int]]:
         """The answers of the puzzles `verdicts` verified, numbered from `first`, each ending
-        in a newline (none for a puzzle not settled), and where each ends; every settled
-        verdict is counted on `progress`."""
+        in a newline (none for a puzzle not settled), as ASCII in a buffer the next call
+        reuses, and where each ends; every settled verdict is counted on `progress`."""
         import numpy as np
 
         settled = verdicts.verified
@@ -238,7 +253,7 @@ class _PlainAnswers:
         if self.compiled is not None and settled and finished[0]:
             kinds[0] += self.limit + 1  # the first answer: the same with compile_s
             self.compiled = None
-        data, ends = self.template.write(
+        data, ends = self.template.write_view(
             seconds, first, kinds, linenos[:settled], verdicts.nodes, verdicts.backtracks,
             verdicts.sols,
         )  # fmt: skip
@@ -246,7 +261,7 @@ class _PlainAnswers:
         for many, puzzles in enumerate(counts):
             if puzzles:
                 progress.tally(self.kinds[many][0], many * puzzles, puzzles)
-        return data.decode("ascii"), ends.tolist()  # JSON escapes the file name to ASCII
+        return data, ends.tolist()  # ASCII: JSON escapes the file name
 
     def _steps(self, compiled: float | None) -> list[list[Step]]:
         """The template's kinds: one per number found, then the same with compile_s."""

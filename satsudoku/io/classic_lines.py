@@ -10,7 +10,7 @@ trailer, a bad line): from there the general reader takes over (`ClassicRun.stop
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -59,8 +59,10 @@ class ClassicRun:
         self.raw = raw
         self.stopped = False
 
-    def batches(self, size: int) -> Iterator[Lines]:
-        """Batches of at most `size` lines (every chunk read is split at that size)."""
+    def batches(self, size: int | Callable[[], int]) -> Iterator[Lines]:
+        """Batches of at most `size` lines, or of `size()` lines asked before each batch (the
+        caller may pace them); every chunk read is split so."""
+        wanted = size if callable(size) else lambda: size
         carry = b""
         lines_before = 0  # newlines before `carry`: line numbers are counted as the reader does
         while True:
@@ -85,9 +87,11 @@ class ClassicRun:
                     return
                 carry = data
                 continue
-            for first in range(0, count, size):
-                part = slice(first, min(first + size, count))
+            first = 0
+            while first < count:
+                part = slice(first, min(first + max(1, wanted()), count))
                 yield Lines(givens[part], numbers[part], data, starts[part])
+                first = part.stop
             if stopped:
                 self.stopped = True
                 return
@@ -181,6 +185,9 @@ class Template:
         self.steps = np.array(steps, dtype=np.uint64).reshape(len(steps), 3)
         self.step_ptr = np.array(step_ptr, dtype=np.uint64)
         self.literals = np.frombuffer(literals or b"\0", dtype=np.uint8)
+        # Written again by every call: megabytes allocated afresh each time cost their page
+        # faults, and a copy out of them the caches (17clue: 2% of the kernel's time).
+        self.out = np.empty(0, dtype=np.uint8)
 
     def write(
         self,
@@ -194,14 +201,30 @@ class Template:
     ) -> tuple[bytes, npt.NDArray[np.int64]]:
         """The answers of puzzles k (kind kinds[k], -1 for none) numbered from `first`, each
         ending in a newline; and where each ends in those bytes."""
+        view, ends = self.write_view(seconds, first, kinds, linenos, nodes, backtracks, sols)
+        return bytes(view), ends
+
+    def write_view(
+        self,
+        seconds: str,
+        first: int,
+        kinds: npt.NDArray[np.int64],
+        linenos: npt.NDArray[np.int64],
+        nodes: npt.NDArray[np.int64],
+        backtracks: npt.NDArray[np.int64],
+        sols: npt.NDArray[np.uint8],
+    ) -> tuple[memoryview, npt.NDArray[np.int64]]:
+        """`write`'s answers in this template's own buffer, which the next call overwrites."""
         time = np.frombuffer(seconds.encode("ascii")[:_SECONDS], dtype=np.uint8)
-        out = np.empty(int(self.bounds[kinds[kinds >= 0]].sum()), dtype=np.uint8)
+        need = int(self.bounds[kinds[kinds >= 0]].sum())
+        if len(self.out) < need:
+            self.out = np.empty(max(need, 2 * len(self.out)), dtype=np.uint8)
         ends = np.empty(len(kinds), dtype=np.int64)
         used = _assemble(
             self.step_ptr, self.steps, self.literals, time, first, kinds, linenos, nodes,
-            backtracks, sols, out, ends,
+            backtracks, sols, self.out, ends,
         )  # fmt: skip
-        return out[:used].tobytes(), ends
+        return self.out.data[:used], ends
 
 
 @njit(cache=_CACHE, inline="always")

