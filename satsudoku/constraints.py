@@ -130,7 +130,12 @@ def lower(
     pending = list(constraints)
     with building(deadline) if deadline is not None else contextlib.nullcontext():
         while pending:
-            check_deadline(deadline)
+            # Without a deadline of its own, the build's under way (a backend's `building`)
+            # bounds it: thousands of small decompositions add up to seconds too.
+            if deadline is None:
+                check_building()
+            else:
+                check_deadline(deadline)
             constraint = pending.pop()
             if isinstance(constraint, native):
                 out.append(constraint)
