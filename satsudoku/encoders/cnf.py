@@ -589,6 +589,7 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
             builder.contradiction()
 
     for i in range(k):
+        check(builder.deadline)  # a long shaft under a 3-digit pill: seconds of layers
         w, here, after = weights[i], lit[i], lit[i + 1]
         given = indices[i] in fixed
         for u, s in here.items():
