@@ -309,3 +309,32 @@ def test_pair_support_lemmas_make_the_pair_search_unchecked(tmp_path: Path) -> N
     check = verify_certificate(tmp_path / "w")
     assert not check.ok and "neither RUP nor RAT" in check.messages[-1]
     assert not independent(tmp_path / "w")
+
+
+def test_selector_support_lemmas() -> None:
+    """A group of selectors s28 ∨ s29 ∨ s30 (a cage's digit sets, say) on a 3-digit board:
+    x(r1c1, 1) is left only to s30, and s28 leaves r1c1 only its 3; what unit propagation
+    already gets (one selector or one digit left out) is not written."""
+    from satsudoku.proof.supports import selector_supports
+
+    clauses = [[1, 2, 3], [4, 5, 6], [28, 29, 30]]
+    clauses += [[-28, -1], [-28, -2], [-29, -1], [-30, 5]]  # s30 → x(r1c2, 2)
+    assert list(selector_supports(clauses, 3)) == [[-1, 30], [-28, 3]]
+
+
+def test_cage_support_lemmas_leave_nothing_to_branch_on(tmp_path: Path) -> None:
+    """Renban cages (digit sets): with the selector supports written, unit propagation makes
+    every deduction the kernel's cage revision makes, so no node is justified by branching;
+    without the supports the search's lemmas do not follow, for either checker."""
+    (puzzle,) = read_puzzles(REPO / "models" / "variants" / "real" / "vanderwaal-6x6.json")
+    found = prove_by_search(puzzle)
+    assert found.status == "unique" and found.solutions[0] == puzzle.solution
+    assert found.stats["refined_nodes"] == 0 and found.stats["nodes"] > 100
+    supports = int(found.stats["support_lemmas"])
+    certificate, _ = certified(puzzle, tmp_path / "r")
+    assert supports > 0
+    broken = "".join(line + "\n" for line in certificate.proof[supports:])
+    (tmp_path / "r" / "proof.drat").write_text(broken)
+    check = verify_certificate(tmp_path / "r")
+    assert not check.ok and any("neither RUP nor RAT" in line for line in check.messages)
+    assert not independent(tmp_path / "r")

@@ -31,6 +31,7 @@ from satsudoku.proof.certificate import (
     CertificateTimeoutError,
     SatCertificate,
 )
+from satsudoku.proof.supports import pair_supports, selector_supports
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import new_solver
 from satsudoku.search.kernel import _Kernel, _kernel_for
@@ -87,6 +88,17 @@ class _Propagator:
             return None
         ok, implied = self.solver.propagate(assumptions=decisions)
         return self.root.union(implied) if ok else None
+
+    def missing(self, decisions: Sequence[int], lits: Sequence[int]) -> list[int] | None:
+        """Those of `lits` unit propagation does not make true under `decisions`; None on
+        conflict. Cheaper than `closure` when few literals are asked about."""
+        if self.empty:
+            return None
+        ok, implied = self.solver.propagate(assumptions=decisions)
+        if not ok:
+            return None
+        got, root = set(implied), self.root
+        return [lit for lit in lits if lit not in got and lit not in root]
 
     def refutes(self, decisions: Sequence[int]) -> bool:
         """Whether unit propagation finds a conflict under `decisions` (a RUP check)."""
@@ -146,8 +158,8 @@ class _Prover:
         self._keep = True
         # With houses and two-cell tables only, every deduction inside the search is a singles
         # step (unit propagation on the extended encoding) or arc consistency on a pair, which
-        # is unit propagation once the pairs' support clauses are written (`_pair_supports`,
-        # first thing in `run`): lemmas need no checking there.
+        # is unit propagation once the pairs' support clauses are written (`_supports`, first
+        # thing in `run`): lemmas need no checking there.
         self.trusted = all(step == kernel._pair for _, step, _ in kernel.extras)
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
@@ -226,6 +238,8 @@ class _Prover:
         complete once a constraint's cells are assigned, so this ends.
         """
         below: list[Clause] = []
+        if self._refutes(decisions):
+            return below  # the common case: the kernel's conflict is unit propagation's too
         if focus is None and hint is not None:
             self._catch_up(decisions, hint, below)
         while (state := self._closure(decisions)) is not None:
@@ -319,7 +333,7 @@ class _Prover:
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
         kernel, n = self.kernel, self.n
-        self._pair_supports()
+        self._supports()
         givens = self.puzzle.givens.values
         root = kernel.initial(givens)
         if root is None:
@@ -339,7 +353,7 @@ class _Prover:
             return "unique"
         checked = not self.trusted
         self._keep = checked
-        frames = [self._expand([], root, kernel.branch_cell(root), checked)]
+        frames = [self._expand([], root, root, kernel.branch_cell(root), checked)]
         while frames:
             frame = frames[-1]
             if frame.children:
@@ -355,7 +369,7 @@ class _Prover:
                     self._block(self.solutions[0])
                     frame.lemmas.append(self.refute(decisions, masks, checked))
                 else:
-                    frames.append(self._expand(decisions, masks, cell, checked))
+                    frames.append(self._expand(decisions, masks, frame.masks, cell, checked))
                 continue
             frames.pop()
             lemma = self.refute(frame.decisions, frame.masks, checked)
@@ -364,14 +378,16 @@ class _Prover:
                 frames[-1].lemmas.append(lemma)
         return "unique" if self.solutions else "unsatisfiable"
 
-    def _expand(self, decisions: list[int], masks: list[int], cell: int, checked: bool) -> _Frame:
-        """Branch on `cell`, the kernel's choice (the node is no full grid): failed children
-        are refuted at once, the others queued."""
+    def _expand(
+        self, decisions: list[int], masks: list[int], parent: list[int], cell: int, checked: bool
+    ) -> _Frame:
+        """Branch on `cell`, the kernel's choice (the node, whose parent has `parent` masks, is
+        no full grid): failed children are refuted at once, the others queued."""
         kernel = self.kernel
         self.stats["nodes"] += 1
         frame = _Frame(decisions, masks, [])
         if checked:
-            self._saturate(decisions, masks, frame.lemmas)
+            self._saturate(decisions, masks, parent, frame.lemmas)
         mask = masks[cell]
         base = cell * self.n
         while mask:
@@ -419,10 +435,27 @@ class _Prover:
                 return  # the rest need more than a failed literal each
             pending = rest
 
-    def _saturate(self, decisions: list[int], masks: list[int], lemmas: list[Clause]) -> None:
+    def _saturate(
+        self, decisions: list[int], masks: list[int], parent: list[int], lemmas: list[Clause]
+    ) -> None:
         """Lemmas under `decisions` for what the extras removed at this node beyond unit
-        propagation, written before its children so that every child builds on them."""
-        open_bits = self.kernel.open_bits
+        propagation, written before its children so that every child builds on them.
+
+        Only the digits removed since the parent (`parent`: its masks) are looked at first:
+        unit propagation here reaches all it reached at the parent, which was at least the
+        kernel's state there (the root's by its root lemmas). Most nodes end at that check.
+        """
+        kernel, n = self.kernel, self.n
+        open_bits = kernel.open_bits
+        lost = [
+            -(i * n + kernel.digit(bit))
+            for i, (mine, theirs) in enumerate(zip(masks, parent, strict=True))
+            if mine != theirs
+            for bit in _bits(open_bits(theirs) & ~open_bits(mine))
+        ]
+        self.stats["propagations"] += 1
+        if not self._propagator().missing(decisions, lost):
+            return  # refuted (its children will be too), or nothing the kernel is ahead in
         self._catch_up(decisions, masks, lemmas)
         while (state := self._closure(decisions)) is not None:
             reached = self._masks(state)
@@ -433,41 +466,18 @@ class _Prover:
             if not behind or self._extra_lemmas(decisions, state, lemmas) != ():
                 return
 
-    def _pair_supports(self) -> None:
-        """The support clauses of every two-cell table the kernel revises, as lemmas: for each
-        digit d of one cell, ¬x(a, d) ∨ ⋁ x(b, e) over the partner's digits e that d allows.
-
-        Each is RUP on the encoding (assume x(a, d) and those x(b, e) false: the forbidden-pair
-        clauses, or the table's selectors, falsify the rest of b's at-least-one clause), and
-        with them unit propagation is arc consistency on the pair (the support encoding, Gent
-        2002), which is what the kernel's pair revision does: its deductions then need no
-        lemma per node. A digit whose support lacks at most one of the partner's digits gets
-        none: the partner's at-least-one clause and that one forbidden pair already propagate
-        it. Pairs the kernel never revises (`active`: placing a partner is all they do) get
-        none either.
-        """
-        kernel, n = self.kernel, self.n
-        full, bits = kernel.full, kernel.bit
-        written: set[tuple[int, ...]] = set()
-        for _, step, pair in kernel.active:
-            if step != kernel._pair:
-                continue
-            for (a, b), supports in (
-                (pair.cells, pair.of_first),
-                (pair.cells[::-1], pair.of_second),
-            ):
-                for d in range(1, n + 1):
-                    allowed = supports[bits[d - 1]]
-                    missing = full & ~allowed
-                    if not missing & (missing - 1):  # none or one partner digit ruled out
-                        continue
-                    clause = [-(a * n + d)]
-                    clause += [b * n + e for e in range(1, n + 1) if allowed & bits[e - 1]]
-                    key = tuple(clause)
-                    if key not in written:  # a relation posted twice on the same cells
-                        written.add(key)
-                        self._emit(clause)
-                        self.stats["support_lemmas"] += 1
+    def _supports(self) -> None:
+        """The support lemmas (`proof.supports`), RUP on the formula, before anything else:
+        the pairs' make their arc consistency unit propagation; the selector groups' bring
+        unit propagation closer to the kernel's cages, sums, sandwiches and large tables."""
+        kernel = self.kernel
+        for clause in pair_supports(kernel):
+            self._emit(clause)
+            self.stats["support_lemmas"] += 1
+        if not self.trusted:
+            for clause in selector_supports(self.formula.clauses, self.n):
+                self._emit(clause)
+                self.stats["support_lemmas"] += 1
 
     def _singles_root(self, givens: Sequence[int]) -> list[int] | None:
         """The root with givens and singles only: searched when locked candidates or extras
