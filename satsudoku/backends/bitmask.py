@@ -28,7 +28,6 @@ _LOCKED_AFTER_BACKTRACKS = 64  # locked candidates at every node once the search
 # Boards from this size on restart their search when it looks for at most two solutions (see
 # _search): the 25×25 band is heavy-tailed; on 9×9 and 16×16 the runs are short anyway.
 _RESTART_FROM = 25
-_DECAY_EVERY = 1 << 14
 _RESTART_UNIT = 256  # failed children per unit of a run (a 25x25 band solution: 100-300 nodes)
 
 
@@ -45,7 +44,6 @@ class _Search:
     restarts: int = 0
     locked: bool = False  # locked candidates at every node (`_Kernel.settle`)
     deep: bool = False  # ... not yet, but once the search has failed often enough
-    scores: list[int] | None = None  # conflict scores per cell, when branching by them
 
 
 def _luby(i: int) -> int:
@@ -145,9 +143,6 @@ class BitmaskBackend:
         deep = kernel.n >= _LOCKED_FROM
         search.locked = deep and 5 * sum(1 for v in givens if v) >= kernel.n * kernel.n
         search.deep = deep and not search.locked
-        import os
-        if os.environ.get("H36_SCORES"):
-            search.scores = [0] * (kernel.n * kernel.n)
         found: dict[tuple[int, ...], Masks] = {}
         try:
             with building(search.deadline):  # large tables read the clock as they are scanned
@@ -208,9 +203,6 @@ class BitmaskBackend:
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
         run_cap = search.backtracks + cutoff if cutoff is not None else float("inf")
         locked = search.locked
-        scores = search.scores
-        if scores is not None:
-            branch_scored = kernel.branch_scored
         while stack:
             if search.deep and search.backtracks >= _LOCKED_AFTER_BACKTRACKS:
                 search.locked = locked = True
@@ -226,7 +218,7 @@ class BitmaskBackend:
                 return False
             cands = stack.pop()
             search.nodes += 1
-            best = branch_cell(cands) if scores is None else branch_scored(cands, scores)
+            best = branch_cell(cands)
             if best < 0:
                 found.setdefault(tuple(cands), cands)
                 if len(found) >= search.limit:
@@ -243,10 +235,6 @@ class BitmaskBackend:
                     children.append(child)
                 else:
                     search.backtracks += 1
-                    if scores is not None:
-                        scores[best] += 1
-                        if search.backtracks % _DECAY_EVERY == 0:
-                            scores[:] = [s >> 1 for s in scores]
             if rng is None:
                 children.reverse()  # pop() then explores the lowest digit first
             else:
