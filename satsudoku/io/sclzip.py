@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.io.limits import MAX_DEPTH, MAX_INT_DIGITS
+from satsudoku.io.limits import MAX_CONTAINERS, MAX_DEPTH, MAX_INT_DIGITS
 
 # PuzzleZipper's property names, short → long (it applies them at every level).
 PROPERTY_NAMES = {
@@ -83,6 +83,9 @@ class _Parser:
         self.colon = False  # a property name was read: ':' must come next
         self.slot = True  # in an array: a value may come (after '[' or ',')
         self.root: Any = _EMPTY
+        # Arrays and objects made, empty slots' objects included: 7 MB of commas would
+        # otherwise build 7 million dicts (535 MB, 15 s) before any size check sees them.
+        self.containers = 0
 
     def fail(self, message: str, pos: int) -> PuzzleError:
         return PuzzleError(f"{self.what}: {message} at character {pos}")
@@ -108,6 +111,7 @@ class _Parser:
         if kind == "punct" and token in "{[":
             if len(self.stack) >= MAX_DEPTH:
                 raise self.fail(f"nested deeper than {MAX_DEPTH} levels", pos)
+            self.count_container(pos)
             self.stack.append({} if token == "{" else [])
             self.key.append(None)
             self.slot = token == "["
@@ -124,16 +128,25 @@ class _Parser:
             raise self.fail("a value expected", pos)
         if token == ",":
             if isinstance(top, list) and self.slot:
+                self.count_container(pos)
                 top.append({})
             self.slot = True
             return
         if (token == "]") != isinstance(top, list):
             raise self.fail(f"mismatched {token!r}", pos)
         if isinstance(top, list) and self.slot and top:
+            self.count_container(pos)
             top.append({})  # `[a,]`: the slot after the last comma
         self.stack.pop()
         self.key.pop()
         self.place(top, pos)
+
+    def count_container(self, pos: int) -> None:
+        self.containers += 1
+        if self.containers > MAX_CONTAINERS:
+            raise self.fail(
+                f"more than the {MAX_CONTAINERS:,} arrays and objects a puzzle can need", pos
+            )
 
     def place(self, value: Any, pos: int) -> None:
         self.slot = False
