@@ -17,7 +17,6 @@ from enum import Enum
 from typing import Protocol, runtime_checkable
 
 from satsudoku.deadline import building, check_building
-from satsudoku.deadline import check as check_deadline
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 
@@ -127,15 +126,16 @@ def lower(
     once `deadline` (a perf_counter time, else the build's under way: `deadline.building`) has
     passed, also from inside a long decomposition."""
     out: list[Constraint] = []
-    pending = list(constraints)
     with building(deadline) if deadline is not None else contextlib.nullcontext():
+        # The clock is read per constraint against the build's deadline (this one, else a
+        # backend's `building`): the rules' generators and thousands of small decompositions
+        # take seconds too (300,000 arrows: 7 s before the first decomposition).
+        pending: list[Constraint] = []
+        for constraint in constraints:
+            check_building()
+            pending.append(constraint)
         while pending:
-            # Without a deadline of its own, the build's under way (a backend's `building`)
-            # bounds it: thousands of small decompositions add up to seconds too.
-            if deadline is None:
-                check_building()
-            else:
-                check_deadline(deadline)
+            check_building()
             constraint = pending.pop()
             if isinstance(constraint, native):
                 out.append(constraint)

@@ -5,8 +5,14 @@ whose every node is expensive."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
 
 from satsudoku.backends import get_backend
+from satsudoku.constraints import AllDifferent, Constraint
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
@@ -76,3 +82,31 @@ def test_expensive_nodes_stop_at_the_timeout() -> None:
     counted = count_solutions(puzzle, timeout=0.2)
     assert counted.stopped == "timeout"
     assert time.perf_counter() - start < 0.6
+
+
+@dataclass(frozen=True)
+class SlowRule:
+    """A rule whose constraint generator takes `seconds` (as 300,000 arrows' did, 7 s)."""
+
+    type: ClassVar[str] = "slow"
+    seconds: float
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        end = time.perf_counter() + self.seconds
+        while time.perf_counter() < end:
+            yield AllDifferent(((0, 0), (0, 1)))
+            time.sleep(0.001)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"type": "slow"}
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "sat"])
+def test_a_slow_rule_generator_stops_at_the_timeout(backend: str) -> None:
+    """`lower` listed every rule's constraints before reading the clock: an f-puzzles file of
+    300,000 arrows (5.4 MB) answered 'unknown' after 3.7 s (bitmask), 4.6 s (sat) for 0.5 s."""
+    puzzle = Puzzle(SHAPE, Grid.empty(9), (SlowRule(3.0),))
+    start = time.perf_counter()
+    result = get_backend(backend).solve(puzzle, limit=2, timeout=0.2)
+    assert result.status is Status.UNKNOWN
+    assert time.perf_counter() - start < 1.0
