@@ -10,9 +10,6 @@ bivalue cell, or the other place of a digit with two places in a house, true. Dy
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
-
 from satsudoku.logic.state import Board, digits_of
 from satsudoku.logic.step import Step, length_bonus, removal_text
 
@@ -20,96 +17,122 @@ MULTIPLE = 8.0  # SE's base figure for cell/region forcing chains, plus its leng
 Node = tuple[int, int, bool]  # (cell, digit, on): the candidate is true (on) or false
 
 
-@dataclass(frozen=True)
-class _Links:
-    """The static implications of a board: what each candidate's truth or falsity forces."""
-
-    on: dict[tuple[int, int], list[tuple[int, int]]]  # true -> these false
-    off: dict[tuple[int, int], list[tuple[int, int]]]  # false -> these true
-
-
-def _links(board: Board) -> _Links:
-    layout, cands = board.layout, board.cands
-    on: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    off: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    open_cells = list(board.open_cells())
-    for cell in open_cells:
-        mask = cands[cell]
-        digits = digits_of(mask)
+def _links(board: Board) -> list[list[int]]:
+    """The static implications of a board, per node (a candidate `cell * n + digit - 1`, times
+    two, plus one when it is true): the nodes it forces. A true candidate makes its cell's other
+    digits and its peers' copies false; a false one makes the other digit of a bivalue cell, or
+    the other place of a digit with two places in a house, true."""
+    layout, cands, values, n = board.layout, board.cands, board.values, board.n
+    nexts: list[list[int]] = [[] for _ in range(2 * n * len(cands))]
+    for cell in board.open_cells():
+        digits = digits_of(cands[cell])
+        pair = len(digits) == 2
         for digit in digits:
             bit = 1 << (digit - 1)
-            gone = [(cell, d) for d in digits if d != digit]
-            gone += [(p, digit) for p in layout.peers[cell] if cands[p] & bit and p != cell]
-            on[(cell, digit)] = [(c, d) for c, d in gone if not board.values[c]]
-            off[(cell, digit)] = (
-                [(cell, d) for d in digits if d != digit] if len(digits) == 2 else []
-            )
+            node = 2 * (cell * n + digit - 1)
+            others = [2 * (cell * n + d - 1) for d in digits if d != digit]
+            peers = [
+                2 * (p * n + digit - 1)
+                for p in layout.peers[cell]
+                if cands[p] & bit and p != cell and not values[p]
+            ]
+            nexts[node + 1] = others + peers
+            nexts[node] = [o + 1 for o in others] if pair else []
     for house in layout.houses:
-        for digit in range(1, board.n + 1):
+        for digit in range(1, n + 1):
             places = board.positions(house, digit)
             if len(places) == 2:
-                a, b = places
-                off[(a, digit)].append((b, digit))
-                off[(b, digit)].append((a, digit))
-    return _Links(on, off)
+                a, b = (2 * (c * n + digit - 1) for c in places)
+                nexts[a].append(b + 1)
+                nexts[b].append(a + 1)
+    return nexts
 
 
-def _closure(links: _Links, start: tuple[int, int]) -> dict[Node, int]:
-    """Every node the assumption `start` is true forces, with the chain length to reach it."""
-    depth: dict[Node, int] = {(*start, True): 0}
-    queue = deque([(*start, True)])
-    while queue:
-        cell, digit, is_on = node = queue.popleft()
-        nexts = links.on if is_on else links.off
-        for c, d in nexts.get((cell, digit), ()):
-            child = (c, d, not is_on)
+def _closure(nexts: list[list[int]], start: int) -> dict[int, int]:
+    """Every node the assumption `start` (a candidate) is true forces, with the chain length
+    to reach it, in the order a breadth-first search meets them."""
+    first = 2 * start + 1
+    depth = {first: 0}
+    queue = [first]
+    for node in queue:  # the list grows while it is walked: a FIFO queue
+        after = depth[node] + 1
+        for child in nexts[node]:
             if child not in depth:
-                depth[child] = depth[node] + 1
+                depth[child] = after
                 queue.append(child)
     return depth
 
 
 def multiple_forcing_chain(board: Board) -> Step | None:
-    """The cell or region forcing chain with the shortest chains in total."""
+    """The cell or region forcing chain with the shortest chains in total (ties: the first
+    source in grid order, then the first node as the set of shared tuples lists them)."""
     if board.n > 25:
         return None  # one closure per candidate: the same bound as the dynamic chains
-    links = _links(board)
-    closures: dict[tuple[int, int], dict[Node, int]] = {}
+    n = board.n
+    nexts = _links(board)
+    closures: dict[int, dict[int, int]] = {}
 
-    def closure(start: tuple[int, int]) -> dict[Node, int]:
+    def closure(start: int) -> dict[int, int]:
         if start not in closures:
-            closures[start] = _closure(links, start)
+            closures[start] = _closure(nexts, start)
         return closures[start]
 
     layout = board.layout
-    best: tuple[int, str, str, list[tuple[int, int]], Node] | None = None
     sources: list[tuple[str, str, list[tuple[int, int]]]] = []  # (kind, where, branches)
     for cell in board.open_cells():
         branches = [(cell, d) for d in digits_of(board.cands[cell])]
         sources.append(("cell", layout.name(cell), branches))
-    full = (1 << board.n) - 1
+    full = (1 << n) - 1
     for house in layout.houses:
         for digit in digits_of(~board.placed_in(house) & full):
             places = board.positions(house, digit)
             if len(places) >= 2:
                 sources.append(("region", f"{digit} in {house.name}", [(c, digit) for c in places]))
-    for kind, where, branches in sources:
+    best: tuple[int, int] | None = None  # (length, index into sources)
+    for index, (_kind, _where, branches) in enumerate(sources):
         if board.expired():
             return None
         if len(branches) < 2:
             continue
-        outcomes = [closure(b) for b in branches]
-        common = set(outcomes[0]).intersection(*outcomes[1:])
+        outcomes = [closure(c * n + d - 1) for c, d in branches]
+        common = outcomes[0].keys() & outcomes[1].keys()
+        for other in outcomes[2:]:
+            common &= other.keys()
+        starts = {c * n + d - 1 for c, d in branches}
         for node in common:
-            if node[:2] in branches:
+            if node >> 1 in starts:
                 continue  # a source candidate: true in every branch means none is consistent
             # Every node is a candidate of an open cell, so either conclusion changes the marks.
-            length = sum(o[node] + 1 for o in outcomes)
+            length = sum(o[node] for o in outcomes) + len(outcomes)
             if best is None or length < best[0]:
-                best = (length, kind, where, branches, node)
+                best = (length, index)
     if best is None:
         return None
-    return _step(board, *best)
+    length, index = best
+    kind, where, branches = sources[index]
+    outcomes = [closure(c * n + d - 1) for c, d in branches]
+    return _step(board, length, kind, where, branches, _first_node(outcomes, branches, length, n))
+
+
+def _first_node(
+    outcomes: list[dict[int, int]], branches: list[tuple[int, int]], length: int, n: int
+) -> Node:
+    """Among the nodes every branch reaches with chains of `length` in total, the one the
+    shared set of (cell, digit, on) tuples lists first (the order the ratings were made with,
+    kept so that ties resolve as they always did)."""
+    named = [{_node(node, n): d for node, d in o.items()} for o in outcomes]
+    common = set(named[0]).intersection(*named[1:])
+    for node in common:
+        if node[:2] in branches:
+            continue
+        if sum(o[node] + 1 for o in named) == length:
+            return node
+    raise AssertionError("the shortest node is shared by every branch")
+
+
+def _node(node: int, n: int) -> Node:
+    cell, digit = divmod(node >> 1, n)
+    return cell, digit + 1, bool(node & 1)
 
 
 def _step(
