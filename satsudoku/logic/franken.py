@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from satsudoku.logic.fish import NAMES
-from satsudoku.logic.state import Board, House
+from satsudoku.logic.state import Board, House, Layout
 from satsudoku.logic.step import Finder, Step, Technique, removal_text
 
 # Sudoku Explainer has no franken fish. HoDoKu scores them above its nice loops (AIC, 280) and
@@ -55,85 +55,111 @@ def _fishes(board: Board, digit: int, size: int, finned: bool) -> Iterator[_Fish
     lines and other houses as cover; at least one house of either set is not a line."""
     layout = board.layout
     bit = 1 << (digit - 1)
-    places: list[int] = []  # per house, bit mask of its open cells holding `digit`
-    for house in layout.houses:
-        mask = 0
-        for c in house.cells:
-            if not board.values[c] and board.cands[c] & bit:
-                mask |= 1 << c
-        places.append(mask)
-    everywhere = 0
-    for mask in places:
-        everywhere |= mask
-    peer_masks = _peer_masks(board) if finned else []
-    houses = layout.houses
+    values, cands = board.values, board.cands
+    open_with = 0  # bit mask of the open cells holding `digit`
+    for c, mask in enumerate(cands):
+        if mask & bit and not values[c]:
+            open_with |= 1 << c
+    places = [open_with & h for h in layout.house_masks]  # per house, its places of `digit`
+    everywhere = open_with
+    peer_masks = list(layout.peer_masks) if finned else []
+    shape = _shape(layout)
     for base_line, cover_line in LINES, LINES[::-1]:
-        covering = [h for h, house in enumerate(houses) if house.kind != base_line]
-        base_pool = [
-            h
-            for h, house in enumerate(houses)
-            if house.kind != cover_line and places[h].bit_count() >= 2
-        ]
-        # Per cell, the houses that may cover it (base houses are skipped as they come).
-        options = [
-            tuple(h for h in layout.houses_of[c] if houses[h].kind != base_line)
-            for c in range(len(layout.houses_of))
-        ]
+        covering, options = shape.covers[base_line]
+        barred = shape.of_kind[cover_line]
+        base_pool = [h for h, mask in enumerate(places) if h not in barred and mask & (mask - 1)]
         widest = max((places[h].bit_count() for h in covering), default=0)
         for base in _bases(base_pool, places, size):
             union = 0
             for h in base:
                 union |= places[h]
-            search = _CoverSearch(places, options, base, size, peer_masks, widest)
-            for cover, fins in search.covers(union, everywhere & ~union):
-                if all(houses[h].kind in LINES for h in (*base, *cover)):
+            outside = everywhere & ~union
+            covers = _covers(places, options, base, size, peer_masks, widest, union, outside)
+            for cover, fins in covers:
+                if all(shape.is_line[h] for h in (*base, *cover)):
                     continue  # a basic fish: fish.py finds it, at its own level
                 gone = _eliminations(places, cover, union, fins, peer_masks)
                 if gone:
                     yield _Fish(base, cover, fins, tuple((c, digit) for c in gone))
 
 
-def _bases(pool: list[int], places: list[int], size: int) -> Iterator[tuple[int, ...]]:
-    """Sets of `size` houses whose places of the digit do not overlap (an overlap would let
-    one placement serve two base houses)."""
+@dataclass(frozen=True)
+class _Shape:
+    """What the search needs of a layout's houses, derived once per layout."""
 
-    def grow(start: int, chosen: tuple[int, ...], union: int) -> Iterator[tuple[int, ...]]:
+    is_line: list[bool]  # per house: a row or a column
+    of_kind: dict[str, set[int]]  # "row", "column": the houses of that kind
+    # Per base kind ("row", "column"): the cover houses, and per cell the cover houses through it.
+    covers: dict[str, tuple[list[int], list[tuple[int, ...]]]]
+
+
+_SHAPES: dict[int, tuple[Layout, _Shape]] = {}
+
+
+def _shape(layout: Layout) -> _Shape:
+    """The layout's _Shape, remembered for one layout at a time (the solver works on one
+    puzzle at a time)."""
+    known = _SHAPES.get(id(layout))
+    if known is not None and known[0] is layout:
+        return known[1]
+    houses = layout.houses
+    covers = {}
+    for base_line in LINES:
+        covering = [h for h, house in enumerate(houses) if house.kind != base_line]
+        options = [
+            tuple(h for h in layout.houses_of[c] if houses[h].kind != base_line)
+            for c in range(len(layout.houses_of))
+        ]
+        covers[base_line] = (covering, options)
+    shape = _Shape(
+        [house.kind in LINES for house in houses],
+        {kind: {h for h, house in enumerate(houses) if house.kind == kind} for kind in LINES},
+        covers,
+    )
+    _SHAPES.clear()
+    _SHAPES[id(layout)] = (layout, shape)
+    return shape
+
+
+def _bases(pool: list[int], places: list[int], size: int) -> list[tuple[int, ...]]:
+    """Sets of `size` houses whose places of the digit do not overlap (an overlap would let
+    one placement serve two base houses), in lexicographic order of their pool positions."""
+    out: list[tuple[int, ...]] = []
+
+    def grow(start: int, chosen: tuple[int, ...], union: int) -> None:
         if len(chosen) == size:
-            yield chosen
+            out.append(chosen)
             return
         for i in range(start, len(pool)):
             h = pool[i]
-            if places[h] & union:
-                continue
-            yield from grow(i + 1, (*chosen, h), union | places[h])
+            if not places[h] & union:
+                grow(i + 1, (*chosen, h), union | places[h])
 
-    yield from grow(0, (), 0)
+    grow(0, (), 0)
+    return out
 
 
-@dataclass(frozen=True)
-class _CoverSearch:
+def _covers(
+    places: list[int],
+    options: list[tuple[int, ...]],
+    base: tuple[int, ...],
+    size: int,
+    peer_masks: list[int],
+    widest: int,
+    union: int,
+    outside: int,
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Sets of `size` cover houses taking every base place but the fins (none unless
-    finned, at most MAX_FINS): each lowest uncovered place is either covered by one of its
-    houses or made a fin. Fins that see no place outside the base in common clear nothing,
-    so such a choice is dropped at once."""
+    finned, i.e. `peer_masks` empty; at most MAX_FINS): each lowest uncovered place is either
+    covered by one of its houses (`options`) or made a fin. Fins that see no place outside the
+    base in common clear nothing, so such a choice is dropped at once. `widest`, the most places
+    any cover house has, bounds what one cover takes."""
+    limit = MAX_FINS if peer_masks else 0
+    out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
-    places: list[int]
-    options: list[tuple[int, ...]]  # per cell, the cover houses through it
-    base: tuple[int, ...]
-    size: int
-    peer_masks: list[int]  # empty unless finned
-    widest: int  # the most places any cover house has: a bound on what one cover takes
-
-    def covers(self, union: int, outside: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-        return self._grow((), 0, union, outside)
-
-    def _grow(
-        self, cover: tuple[int, ...], fins: int, todo: int, targets: int
-    ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-        peer_masks = self.peer_masks
-        limit = MAX_FINS if peer_masks else 0
-        left = self.size - len(cover)
-        if todo.bit_count() > left * self.widest + limit - fins.bit_count():
+    def grow(cover: tuple[int, ...], fins: int, todo: int, targets: int) -> None:
+        left = size - len(cover)
+        if todo.bit_count() > left * widest + limit - fins.bit_count():
             return  # the covers still to choose cannot take enough places
         if not left:
             fins |= todo
@@ -142,28 +168,20 @@ class _CoverSearch:
             for cell in _cells(todo):
                 targets &= peer_masks[cell]
             if not peer_masks or targets:
-                yield tuple(sorted(cover)), _cells(fins)
+                out.append((tuple(sorted(cover)), _cells(fins)))
             return
         if not todo:
             return
         low = todo & -todo
         cell = low.bit_length() - 1
-        for h in self.options[cell]:
+        for h in options[cell]:
             # A house through a fin is skipped: taking it when that fin was met covers more.
-            if h not in cover and h not in self.base and not self.places[h] & fins:
-                yield from self._grow((*cover, h), fins, todo & ~self.places[h], targets)
+            if h not in cover and h not in base and not places[h] & fins:
+                grow((*cover, h), fins, todo & ~places[h], targets)
         if peer_masks and fins.bit_count() < limit and targets & peer_masks[cell]:
-            yield from self._grow(cover, fins | low, todo & ~low, targets & peer_masks[cell])
+            grow(cover, fins | low, todo & ~low, targets & peer_masks[cell])
 
-
-def _peer_masks(board: Board) -> list[int]:
-    """Each cell's peers as a bit mask over the cells."""
-    out = []
-    for peers in board.layout.peers:
-        mask = 0
-        for p in peers:
-            mask |= 1 << p
-        out.append(mask)
+    grow((), 0, union, outside)
     return out
 
 
