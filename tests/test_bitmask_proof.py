@@ -315,11 +315,11 @@ def test_selector_support_lemmas() -> None:
     """A group of selectors s28 ∨ s29 ∨ s30 (a cage's digit sets, say) on a 3-digit board:
     x(r1c1, 1) is left only to s30, and s28 leaves r1c1 only its 3; what unit propagation
     already gets (one selector or one digit left out) is not written."""
-    from satsudoku.proof.supports import selector_supports
+    from satsudoku.proof.supports import read_selectors, selector_supports
 
     clauses = [[1, 2, 3], [4, 5, 6], [28, 29, 30]]
     clauses += [[-28, -1], [-28, -2], [-29, -1], [-30, 5]]  # s30 → x(r1c2, 2)
-    assert list(selector_supports(clauses, 3)) == [[-1, 30], [-28, 3]]
+    assert list(selector_supports(read_selectors(clauses, 3))) == [[-1, 30], [-28, 3]]
 
 
 def test_cage_support_lemmas_leave_nothing_to_branch_on(tmp_path: Path) -> None:
@@ -338,3 +338,19 @@ def test_cage_support_lemmas_leave_nothing_to_branch_on(tmp_path: Path) -> None:
     check = verify_certificate(tmp_path / "r")
     assert not check.ok and any("neither RUP nor RAT" in line for line in check.messages)
     assert not independent(tmp_path / "r")
+
+
+def test_state_support_candidates() -> None:
+    """From a sum's transitions s ∧ x → t: a digit needs a state before and after it, a state
+    a successor (candidates: the prover writes those unit propagation confirms)."""
+    from satsudoku.proof.supports import state_supports
+
+    clauses = [[1, 2, 3], [-30, -1, 31], [-30, -2, 32], [-33, -1, 32]]
+    assert list(state_supports(clauses, 3)) == [
+        [-1, 30, 33],
+        [-1, 31, 32],
+        [-2, 30],
+        [-2, 32],
+        [-30, 31, 32],
+        [-33, 32],
+    ]

@@ -31,7 +31,13 @@ from satsudoku.proof.certificate import (
     CertificateTimeoutError,
     SatCertificate,
 )
-from satsudoku.proof.supports import pair_supports, selector_supports
+from satsudoku.proof.supports import (
+    covered_cages,
+    pair_supports,
+    read_selectors,
+    selector_supports,
+    state_supports,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import new_solver
 from satsudoku.search.kernel import _Kernel, _kernel_for
@@ -126,6 +132,7 @@ class _Frame:
     masks: list[int]
     children: list[tuple[int, list[int]]]
     lemmas: list[Clause] = field(default_factory=list)
+    sure: bool = False  # unit propagation reaches the kernel's state here (`_saturate`)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -156,11 +163,21 @@ class _Prover:
         # Lemmas written before the propagator exists are kept for it, except during a search
         # that never consults it: a propagator missing lemmas only checks less, never wrongly.
         self._keep = True
-        # With houses and two-cell tables only, every deduction inside the search is a singles
-        # step (unit propagation on the extended encoding) or arc consistency on a pair, which
-        # is unit propagation once the pairs' support clauses are written (`_supports`, first
-        # thing in `run`): lemmas need no checking there.
-        self.trusted = all(step == kernel._pair for _, step, _ in kernel.extras)
+        self._digit_memo: dict[int, tuple[int, ...]] = {}
+        # With houses, two-cell tables and cages of several digit sets only, every deduction
+        # inside the search is a singles step (unit propagation on the extended encoding) or
+        # a pair's or a cage's revision, which is unit propagation once the support lemmas
+        # are written (`_supports`, first thing in `run`): lemmas need no checking there.
+        steps = {step for _, step, _ in kernel.extras}
+        self.selectors = read_selectors(formula.clauses, self.n) if steps - {kernel._pair} else None
+        cages = [
+            (index.cells, {frozenset(self._digits(bits)) for bits in index.sets})
+            for _, step, index in kernel.extras
+            if step == kernel._cage
+        ]
+        self.trusted = steps <= {kernel._pair, kernel._cage} and (
+            not cages or (self.selectors is not None and covered_cages(self.selectors, cages))
+        )
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
             (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
@@ -372,7 +389,9 @@ class _Prover:
                     frames.append(self._expand(decisions, masks, frame.masks, cell, checked))
                 continue
             frames.pop()
-            lemma = self.refute(frame.decisions, frame.masks, checked)
+            # Every digit the branch cell kept has its lemma now; where unit propagation reaches
+            # the kernel's state (`sure`), the others are false under it: ¬decisions is RUP.
+            lemma = self.refute(frame.decisions, frame.masks, checked and not frame.sure)
             if frames:  # after the root's empty clause there is nothing left to check
                 self._delete(frame.lemmas)
                 frames[-1].lemmas.append(lemma)
@@ -387,7 +406,7 @@ class _Prover:
         self.stats["nodes"] += 1
         frame = _Frame(decisions, masks, [])
         if checked:
-            self._saturate(decisions, masks, parent, frame.lemmas)
+            frame.sure = self._saturate(decisions, masks, parent, frame.lemmas)
         mask = masks[cell]
         base = cell * self.n
         while mask:
@@ -437,25 +456,26 @@ class _Prover:
 
     def _saturate(
         self, decisions: list[int], masks: list[int], parent: list[int], lemmas: list[Clause]
-    ) -> None:
+    ) -> bool:
         """Lemmas under `decisions` for what the extras removed at this node beyond unit
-        propagation, written before its children so that every child builds on them.
+        propagation, written before its children so that every child builds on them. True
+        if unit propagation then reaches the kernel's state (or a conflict): the node's own
+        lemma, once its children's are written, is RUP without a check.
 
         Only the digits removed since the parent (`parent`: its masks) are looked at first:
         unit propagation here reaches all it reached at the parent, which was at least the
         kernel's state there (the root's by its root lemmas). Most nodes end at that check.
         """
         kernel, n = self.kernel, self.n
-        open_bits = kernel.open_bits
-        lost = [
-            -(i * n + kernel.digit(bit))
-            for i, (mine, theirs) in enumerate(zip(masks, parent, strict=True))
-            if mine != theirs
-            for bit in _bits(open_bits(theirs) & ~open_bits(mine))
-        ]
+        open_bits, digits = kernel.open_bits, self._digits
+        lost: list[int] = []
+        for i, (mine, theirs) in enumerate(zip(masks, parent, strict=True)):
+            if mine != theirs:
+                base = -i * n
+                lost += [base - d for d in digits(open_bits(theirs) & ~open_bits(mine))]
         self.stats["propagations"] += 1
         if not self._propagator().missing(decisions, lost):
-            return  # refuted (its children will be too), or nothing the kernel is ahead in
+            return True  # refuted (its children will be too), or the kernel is ahead nowhere
         self._catch_up(decisions, masks, lemmas)
         while (state := self._closure(decisions)) is not None:
             reached = self._masks(state)
@@ -463,21 +483,39 @@ class _Prover:
                 open_bits(mine) & ~open_bits(theirs)
                 for mine, theirs in zip(reached, masks, strict=True)
             )
-            if not behind or self._extra_lemmas(decisions, state, lemmas) != ():
-                return
+            if not behind:
+                return True
+            if self._extra_lemmas(decisions, state, lemmas) != ():
+                return False
+        return True
+
+    def _digits(self, bits: int) -> tuple[int, ...]:
+        """The digits of open bits `bits` (memoised: masks recur)."""
+        found = self._digit_memo.get(bits)
+        if found is None:
+            found = tuple(self.kernel.digit(bit) for bit in _bits(bits))
+            if len(self._digit_memo) < 1 << 16:
+                self._digit_memo[bits] = found
+        return found
 
     def _supports(self) -> None:
         """The support lemmas (`proof.supports`), RUP on the formula, before anything else:
         the pairs' make their arc consistency unit propagation; the selector groups' bring
-        unit propagation closer to the kernel's cages, sums, sandwiches and large tables."""
+        unit propagation closer to the kernel's cages, sandwiches and large tables, and the
+        sums' states (each checked first) to its sums (all but their distinct digits)."""
         kernel = self.kernel
         for clause in pair_supports(kernel):
             self._emit(clause)
             self.stats["support_lemmas"] += 1
-        if not self.trusted:
-            for clause in selector_supports(self.formula.clauses, self.n):
+        if self.selectors is not None:
+            for clause in selector_supports(self.selectors):
                 self._emit(clause)
                 self.stats["support_lemmas"] += 1
+        if any(step == kernel._sum for _, step, _ in kernel.extras):
+            for clause in state_supports(self.formula.clauses, self.n):
+                if self._refutes([-lit for lit in clause]):
+                    self._emit(clause)
+                    self.stats["support_lemmas"] += 1
 
     def _singles_root(self, givens: Sequence[int]) -> list[int] | None:
         """The root with givens and singles only: searched when locked candidates or extras

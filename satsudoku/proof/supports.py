@@ -17,11 +17,15 @@ already says, so every one is RUP on the formula alone and the order does not ma
 
 A lemma unit propagation already gets from the formula (one selector or one digit left out)
 is not written.
+
+Sums' prefix-sum states (`encoders.cnf._sum`) get candidates (`state_supports`) whose RUP
+argument rests on the whole layered structure, so the caller checks each before writing it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from satsudoku.encoders.cnf import Clause
 from satsudoku.search.kernel import _Kernel
@@ -50,19 +54,28 @@ def pair_supports(kernel: _Kernel) -> Iterator[Clause]:
                     yield list(clause)
 
 
-def selector_supports(clauses: Sequence[Clause], n: int) -> Iterator[Clause]:
-    """The support clauses of every group of selectors the encoding has (see the module)."""
+@dataclass
+class Selectors:
+    """What the formula says about its selector groups (see the module), read once."""
+
+    n: int
+    groups: list[Clause] = field(default_factory=list)  # at-least-one clauses of selectors
+    rules: dict[int, dict[int, set[int]]] = field(default_factory=dict)  # s -> cell -> digits
+    needs: dict[int, set[tuple[int, ...]]] = field(default_factory=dict)  # s -> P it needs
+    false: set[int] = field(default_factory=set)  # cell digits ruled out by unit clauses
+
+
+def read_selectors(clauses: Sequence[Clause], n: int) -> Selectors:
+    """One pass over the formula: selector groups, what each selector rules out and needs."""
     top = n**3
     every = frozenset(range(1, n + 1))
-    rules: dict[int, dict[int, set[int]]] = {}  # selector -> cell -> digits it rules out
-    needs: dict[int, set[tuple[int, ...]]] = {}  # selector -> cell-digit sets it needs one of
-    groups: list[Clause] = []
-    false: set[int] = set()  # cell digits ruled out by unit clauses
+    found = Selectors(n)
+    rules, needs = found.rules, found.needs
     for clause in clauses:
         first = clause[0] if clause else 0
         if first > top:
             if len(clause) > 1 and all(lit > top for lit in clause):
-                groups.append(clause)
+                found.groups.append(clause)
         elif first < -top:
             rest = clause[1:]
             if len(rest) == 1 and 0 < -rest[0] <= top:
@@ -75,9 +88,76 @@ def selector_supports(clauses: Sequence[Clause], n: int) -> Iterator[Clause]:
                     ruled = rules.setdefault(-first, {}).setdefault(cell, set())
                     ruled.update(every - {d + 1})
         elif len(clause) == 1 and -top <= first < 0:
-            false.add(-first)
-    for group in groups:
-        yield from _group_supports(group, rules, needs, false, n)
+            found.false.add(-first)
+    return found
+
+
+def selector_supports(selectors: Selectors) -> Iterator[Clause]:
+    """The support clauses of every group of selectors the encoding has (see the module)."""
+    for group in selectors.groups:
+        yield from _group_supports(
+            group, selectors.rules, selectors.needs, selectors.false, selectors.n
+        )
+
+
+Cage = tuple[tuple[int, ...], set[frozenset[int]]]  # flat cells, digit sets
+
+
+def covered_cages(selectors: Selectors, cages: Sequence[Cage]) -> bool:
+    """Whether every cage (cells, digit sets) has a selector group with one selector per
+    set, ruling out exactly the cage's other digits in every cell and needing each of its
+    digits somewhere in the cage, and whether every digit outside the sets' union is ruled
+    out at the root: then, with `selector_supports` written, unit propagation makes every
+    deduction of the kernel's cage revision (a set dies when a placed digit is outside it,
+    a digit of it has no cell or a cell has none of its digits; cells keep the union of the
+    living sets; a digit all of them need goes to its only cell)."""
+    n = selectors.n
+    by_cells: dict[frozenset[int], list[Clause]] = {}
+    for group in selectors.groups:
+        ruled = frozenset(c for s in group for c in selectors.rules.get(s, {}))
+        by_cells.setdefault(ruled, []).append(group)
+    for cells, sets in cages:
+        if len(sets) < 2:
+            return False
+        union = frozenset().union(*sets)
+        members = frozenset(cells)
+        if any(
+            c * n + d not in selectors.false
+            for c in members
+            for d in range(1, n + 1)
+            if d not in union
+        ):
+            return False
+        if not any(
+            _matches(selectors, group, members, sets, union) for group in by_cells.get(members, [])
+        ):
+            return False
+    return True
+
+
+def _matches(
+    selectors: Selectors,
+    group: Clause,
+    cells: frozenset[int],
+    sets: set[frozenset[int]],
+    union: frozenset[int],
+) -> bool:
+    """Whether `group` selects among `sets` on `cells` (see `covered_cages`)."""
+    n = selectors.n
+    found: set[frozenset[int]] = set()
+    for s in group:
+        ruled = selectors.rules.get(s, {})
+        outs = {frozenset(ruled.get(c, ())) for c in cells}
+        if len(outs) != 1:
+            return False
+        digits = union - next(iter(outs))
+        if digits not in sets or digits in found:
+            return False
+        needs = selectors.needs.get(s, set())
+        if any(tuple(sorted(c * n + d for c in cells)) not in needs for d in digits):
+            return False
+        found.add(digits)
+    return found == sets
 
 
 def _group_supports(
@@ -112,3 +192,26 @@ def _group_supports(
         keep = [s for s in group if part not in needs.get(s, ())]
         if len(keep) < m - 1:
             yield [*part, *keep]
+
+
+def state_supports(clauses: Sequence[Clause], n: int) -> Iterator[Clause]:
+    """Candidate supports of a layered sum, read from its transitions s ∧ x → t (clauses
+    ¬s ∨ ¬x ∨ t): x → ⋁ {s it leaves} and x → ⋁ {t it reaches} (a digit needs a state
+    before and after it), s → ⋁ {t} (a state needs a successor). With every other state of
+    s's layer ruled out under x, the states after it lose their predecessors layer by layer
+    up to the total, which then has none: RUP, when the layers are whole."""
+    top = n**3
+    before: dict[int, set[int]] = {}
+    after: dict[int, set[int]] = {}
+    onward: dict[int, set[int]] = {}
+    for clause in clauses:
+        if len(clause) == 3 and clause[0] < -top and -top <= clause[1] < 0 and clause[2] > top:
+            state, lit, target = -clause[0], -clause[1], clause[2]
+            before.setdefault(lit, set()).add(state)
+            after.setdefault(lit, set()).add(target)
+            onward.setdefault(state, set()).add(target)
+    for lit, states in before.items():
+        yield [-lit, *sorted(states)]
+        yield [-lit, *sorted(after[lit])]
+    for state, targets in onward.items():
+        yield [-state, *sorted(targets)]
