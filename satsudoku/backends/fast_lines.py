@@ -46,9 +46,9 @@ class Pace:
     puzzles may be harder) and never past MOST_CELLS solution cells.
 
     Measured (17clue, 49,151 puzzles through the command, in-process CPU time over the
-    kernel's in one call): calls of 809 puzzles +7.6%, 6,473 +6.2%; each call pays its Python
-    and the caches the reading and writing between calls evict. On forum-hardest the same pace
-    is ~120 puzzles a call, where a fixed 809 kept the first answers waiting 0.3 s."""
+    kernel's in one call, load 4): calls of 809 puzzles +7.6%, 6,473 +6.2%; each call pays its
+    Python and the caches the reading and writing between calls evict. On forum-hardest the
+    same pace gives 30-160 puzzles a call, where a fixed 809 kept the first answers 0.3 s."""
 
     def __init__(self, limit: int) -> None:
         self.most = max(1, MOST_CELLS // (CELLS * limit))
