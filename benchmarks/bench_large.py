@@ -8,7 +8,11 @@ solutions. "Settled" means a verdict other than unknown (unique, multiple or uns
     python benchmarks/bench_large.py sizes  --out benchmarks/results/large_sizes.csv
     python benchmarks/bench_large.py fills  --out benchmarks/results/large_fills.csv
     python benchmarks/bench_large.py race   --out benchmarks/results/large_race.csv
-    python benchmarks/bench_large.py plot   (reads the three CSV files, writes PNGs beside them)
+    python benchmarks/bench_large.py transition --seeds 5 --timeout 60 --configs sat:reduced
+    python benchmarks/bench_large.py plot [sizes fills transition]  (CSV files -> PNGs beside)
+
+`found` is how many solutions the run had when it stopped: an unknown with 0 never found the
+first solution, an unknown with 1 found it and could not settle whether a second exists.
 
 On a shared machine read the CPU column: wall time there includes waiting for a core.
 """
@@ -20,10 +24,12 @@ import csv
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).parent / "results"
 CONFIGS = {
@@ -31,9 +37,21 @@ CONFIGS = {
     "sat:reduced": ("sat", {"encoding": "reduced"}),
     "cpsat": ("cpsat", {}),
     "bitmask": ("bitmask", {}),
+    "fast": ("fast", {}),
     "race": ("race", {}),
 }
-FIELDS = ["config", "size", "fill", "seed", "status", "cpu_s", "wall_s", "peak_mb", "winner"]
+FIELDS = [
+    "config",
+    "size",
+    "fill",
+    "seed",
+    "status",
+    "found",
+    "cpu_s",
+    "wall_s",
+    "peak_mb",
+    "winner",
+]
 
 
 def one(config: str, boxes: int, fill: float, seed: int, timeout: float) -> dict[str, object]:
@@ -55,6 +73,7 @@ def one(config: str, boxes: int, fill: float, seed: int, timeout: float) -> dict
         "fill": fill,
         "seed": seed,
         "status": result.status.value,
+        "found": len(result.solutions),
         "cpu_s": round(time.process_time() - cpu + children.ru_utime + children.ru_stime, 3),
         "wall_s": round(time.perf_counter() - wall, 3),
         "peak_mb": max(own.ru_maxrss, children.ru_maxrss) // 1024,
@@ -89,8 +108,9 @@ def sweep(jobs: list[tuple[str, int, float, int]], timeout: float, out: Path) ->
             print(json.dumps(row), flush=True)
 
 
-def plot() -> None:
-    """Cost against size per backend, and time against fill per backend."""
+def plot(only: list[str]) -> None:
+    """Cost against size per backend, time against fill per backend, and the transition
+    (`only`: some of sizes, fills, transition; all when empty)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,6 +118,8 @@ def plot() -> None:
 
     for name, x_field in (("large_sizes", "size"), ("large_fills", "fill")):
         path = RESULTS / f"{name}.csv"
+        if only and name.removeprefix("large_") not in only:
+            continue
         if not path.exists():
             continue
         with path.open() as handle:
@@ -137,22 +159,70 @@ def plot() -> None:
         figure.tight_layout()
         figure.savefig(RESULTS / f"{name}.png", dpi=90)
         print(f"wrote {RESULTS / f'{name}.png'}")
+    if not only or "transition" in only:
+        plot_transition(plt)
+
+
+def plot_transition(plt: Any) -> None:
+    """Every seed's CPU against fill, one panel per board size, a line through the medians."""
+    path = RESULTS / "large_transition.csv"
+    if not path.exists():
+        return
+    with path.open() as handle:
+        rows = list(csv.DictReader(line for line in handle if not line.startswith("#")))
+    highest = max(float(row["cpu_s"]) for row in rows if row.get("cpu_s"))
+    sizes = sorted({int(row["size"]) for row in rows})
+    figure, axes = plt.subplots(1, len(sizes), figsize=(5.5 * len(sizes), 4.2), squeeze=False)
+    for axis, size in zip(axes[0], sizes, strict=True):
+        for config in CONFIGS:
+            picked = [r for r in rows if r["config"] == config and int(r["size"]) == size]
+            picked = [r for r in picked if r.get("cpu_s")]
+            if not picked:
+                continue
+            fills = sorted({float(r["fill"]) for r in picked})
+            medians = [
+                statistics.median(float(r["cpu_s"]) for r in picked if float(r["fill"]) == f)
+                for f in fills
+            ]
+            (line,) = axis.plot(fills, medians, label=f"{config} (median)", alpha=0.8)
+            for unknown, marker in ((False, "o"), (True, "x")):
+                dots = [r for r in picked if (r["status"] == "unknown") == unknown]
+                axis.scatter(
+                    [float(r["fill"]) for r in dots],
+                    [max(float(r["cpu_s"]), 1e-3) for r in dots],
+                    marker=marker,
+                    color=line.get_color() if not unknown else "black",
+                    zorder=3,
+                )
+        axis.axhline(10, color="grey", linestyle=":", linewidth=1)  # the issue's target
+        axis.set_yscale("log")
+        axis.set_ylim(top=highest * 2)
+        axis.set_xlabel("fraction of cells given")
+        axis.set_ylabel("CPU seconds (x: unknown at the timeout)")
+        axis.set_title(f"{size}x{size} QCP instances, one dot per seed")
+        axis.legend()
+    figure.tight_layout()
+    figure.savefig(RESULTS / "large_transition.png", dpi=90)
+    print(f"wrote {RESULTS / 'large_transition.png'}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["sizes", "fills", "race", "plot", "one"])
+    parser.add_argument("what", choices=["sizes", "fills", "race", "transition", "plot", "one"])
     parser.add_argument("args", nargs="*")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--seeds", type=int, default=1)
+    parser.add_argument("--configs", default="sat:reduced,cpsat", help="transition: which")
+    parser.add_argument("--boxes", default="6,7", help="transition: box sizes (6: 36x36)")
+    parser.add_argument("--fills", default="0.45,0.5,0.55,0.6", help="transition: fills")
     options = parser.parse_args()
     if options.what == "one":
         config, boxes, fill, seed, timeout = options.args
         print(json.dumps(one(config, int(boxes), float(fill), int(seed), float(timeout))))
         return 0
     if options.what == "plot":
-        plot()
+        plot(options.args)
         return 0
     seeds = range(1, options.seeds + 1)
     if options.what == "sizes":
@@ -170,6 +240,18 @@ def main() -> int:
             for fill in fills
             for config in ("sat", "sat:reduced", "cpsat", "bitmask")
             for seed in seeds
+        ]
+    elif options.what == "transition":
+        configs = options.configs.split(",")
+        unknown = sorted(set(configs) - set(CONFIGS))
+        if unknown:
+            parser.error(f"unknown config {unknown[0]!r}; choose from {', '.join(CONFIGS)}")
+        jobs = [
+            (config, int(boxes), fill, seed)
+            for boxes in options.boxes.split(",")
+            for fill in map(float, options.fills.split(","))
+            for seed in seeds
+            for config in configs
         ]
     else:
         jobs = [
