@@ -44,6 +44,9 @@ from satsudoku.search.kernel import _Kernel, _kernel_for
 
 PROPAGATOR = "glucose4"  # pysat's propagate() is plain unit propagation there, and fast
 _CHECK_NODES = 64  # nodes between clock checks
+# Sums' state supports are checked one propagate call each before they are written: at most
+# this many per cell-digit variable (the published little killer has 1,279, 1.8 per variable).
+_STATE_CANDIDATES = 2
 
 
 class _Propagator:
@@ -512,7 +515,10 @@ class _Prover:
                 self._emit(clause)
                 self.stats["support_lemmas"] += 1
         if any(step == kernel._sum for _, step, _ in kernel.extras):
-            for clause in state_supports(self.formula.clauses, self.n):
+            candidates = list(state_supports(self.formula.clauses, self.n))
+            if len(candidates) > _STATE_CANDIDATES * self.n**3:
+                candidates = []  # a 78-cell arrow has 26,273: checking them outlasts the search
+            for clause in candidates:
                 if self._refutes([-lit for lit in clause]):
                     self._emit(clause)
                     self.stats["support_lemmas"] += 1
