@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
-from satsudoku.logic import forcing
+from satsudoku.logic import forcing, multiple
 from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically
 from satsudoku.logic.state import Board, digits_of
+from satsudoku.logic.step import length_bonus
 
 DATA = Path(__file__).parent / "data"
 LINES = [line.split()[0] for line in (DATA / "top1465.txt").read_text().split("\n") if line]
@@ -79,3 +80,68 @@ def test_per_digit_reruns_take_the_same_steps() -> None:
     assert [s.text for s in fast.steps] == [s.text for s in plain.steps]
     assert fast.rating == plain.rating == 8.3
     assert {"Nishio", "finned X-wing"} <= {s.technique for s in fast.steps}
+
+
+def _plain_multiple(board: Board) -> tuple[int, str, tuple[int, int, bool]]:
+    """The static cell/region forcing chain found the plain way: (cell, digit, on) nodes in
+    dicts, a breadth-first closure per candidate, every source's shared nodes compared in the
+    order their set lists them: (total length, source, node) of the first shortest."""
+    layout, cands, n = board.layout, board.cands, board.n
+
+    def forced(cell: int, digit: int, on: bool) -> list[tuple[int, int, bool]]:
+        if on:
+            others = [(cell, d, False) for d in digits_of(cands[cell]) if d != digit]
+            bit = 1 << (digit - 1)
+            peers = [(p, digit, False) for p in layout.peers[cell] if cands[p] & bit]
+            return others + [x for x in peers if not board.values[x[0]]]
+        out = [(cell, d, True) for d in digits_of(cands[cell]) if d != digit]
+        out = out if len(out) == 1 else []
+        for house in layout.houses:  # house order, as the strong links are listed
+            places = board.positions(house, digit)
+            if len(places) == 2 and cell in places:
+                out += [(c, digit, True) for c in places if c != cell]
+        return out
+
+    def closure(cell: int, digit: int) -> dict[tuple[int, int, bool], int]:
+        depth = {(cell, digit, True): 0}
+        queue = [(cell, digit, True)]
+        for node in queue:
+            for child in forced(*node):
+                if child not in depth:
+                    depth[child] = depth[node] + 1
+                    queue.append(child)
+        return depth
+
+    sources = [(layout.name(c), [(c, d) for d in digits_of(cands[c])]) for c in board.open_cells()]
+    for house in layout.houses:
+        for digit in range(1, n + 1):
+            places = board.positions(house, digit)
+            if len(places) >= 2:
+                sources.append((f"{digit} in {house.name}", [(c, digit) for c in places]))
+    best: tuple[int, str, tuple[int, int, bool]] | None = None
+    for where, branches in sources:
+        if len(branches) < 2:
+            continue
+        outcomes = [closure(c, d) for c, d in branches]
+        for node in set(outcomes[0]).intersection(*outcomes[1:]):
+            length = sum(o[node] + 1 for o in outcomes)
+            if node[:2] not in branches and (best is None or length < best[0]):
+                best = (length, where, node)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("index", [3, 23])
+def test_static_forcing_chain_is_the_plain_searchs_first_shortest(index: int) -> None:
+    """Numbered nodes and list-indexed links pick the step the tuple-keyed search picks, ties
+    included (bundled top1465 puzzles 4 and 24, where everything easier is stuck)."""
+    before = TECHNIQUES[: TECHNIQUE_NAMES.index("cell/region forcing chain")]
+    puzzle = parse_line(LINES[index], ReadOptions())
+    board = solve_logically(Board.from_puzzle(puzzle), before).board
+    step = multiple.multiple_forcing_chain(board)
+    assert step is not None
+    length, where, (cell, digit, on) = _plain_multiple(board)
+    assert where in step.text
+    assert step.difficulty == round(multiple.MULTIPLE + length_bonus(length), 1)
+    effect = ((cell, digit),)
+    assert (step.placements, step.eliminations) == ((effect, ()) if on else ((), effect))

@@ -172,25 +172,27 @@ def _search(
 ) -> tuple[int, list[int], tuple[tuple[int, int], ...]] | None:
     """Breadth-first from 'start is false' along strong-then-weak links; the first 'true' end
     that shares a weak neighbour (other than both) with `start` gives an elimination."""
-    # State: (node, truth). From a false node a strong link makes its partner true; from a
+    # State: node · 2 + truth. From a false node a strong link makes its partner true; from a
     # true node a weak link makes its partner false.
-    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    queue = deque([((start, False), 1)])
+    weak, strong = graph.weak, graph.strong
+    first = 2 * start
+    parent: dict[int, int] = {first: -1}
+    queue = deque([(first, 1)])
     while queue:
-        (node, truth), length = queue.popleft()
+        state, length = queue.popleft()
         if length >= limit:
-            continue
-        links = graph.weak[node] if truth else graph.strong[node]
-        for nxt in links:
-            state = (nxt, not truth)
-            if state in parent:
+            return None  # breadth-first: every state still queued is as long or longer
+        node, truth = state >> 1, state & 1
+        for nxt in weak[node] if truth else strong[node]:
+            after = 2 * nxt + 1 - truth
+            if after in parent:
                 continue
-            parent[state] = (node, truth)
+            parent[after] = state
             if not truth:  # nxt is now true: A or nxt
                 gone = _both_see(graph, start, nxt, same_digit)
                 if gone:
-                    return length + 1, _path(parent, state), gone
-            queue.append((state, length + 1))
+                    return length + 1, _path(parent, after), gone
+            queue.append((after, length + 1))
     return None
 
 
@@ -204,14 +206,11 @@ def _both_see(graph: _Graph, a: int, z: int, same_digit: bool) -> tuple[tuple[in
     return tuple(sorted((v // n, v % n + 1) for v in common))
 
 
-def _path(
-    parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool]
-) -> list[int]:
+def _path(parent: dict[int, int], state: int) -> list[int]:
     out: list[int] = []
-    cursor: tuple[int, bool] | None = state
-    while cursor is not None:
-        out.append(cursor[0])
-        cursor = parent[cursor]
+    while state != -1:
+        out.append(state >> 1)
+        state = parent[state]
     return out[::-1]
 
 
