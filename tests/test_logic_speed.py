@@ -145,3 +145,32 @@ def test_static_forcing_chain_is_the_plain_searchs_first_shortest(index: int) ->
     assert step.difficulty == round(multiple.MULTIPLE + length_bonus(length), 1)
     effect = ((cell, digit),)
     assert (step.placements, step.eliminations) == ((effect, ()) if on else ((), effect))
+
+
+@pytest.mark.skipif(forcing.compiled is None, reason="the compiled propagation needs numba")
+@pytest.mark.parametrize("line", FORCING.values(), ids=FORCING.keys())
+def test_compiled_propagations_end_as_the_python_ones(
+    line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every candidate's board, deduction count and reason, and the shortest contradiction,
+    from the compiled kernel and from forcing.Propagation, on a settled board (propagation
+    from the changed cells) and on one that is not (from every cell)."""
+    board = _stuck(line)
+    unsettled = board.copy()
+    cell = next(c for c in unsettled.open_cells() if unsettled.cands[c].bit_count() == 2)
+    unsettled.eliminate(cell, unsettled.cands[cell].bit_length())  # a naked single now
+    for start in (board, unsettled):
+        fast = forcing._outcomes(start, (), cells_only=False)
+        with monkeypatch.context() as patch:
+            patch.setattr(forcing, "compiled", None)
+            plain = forcing._outcomes(start, (), cells_only=False)
+        assert fast[1] == plain[1] and fast[1] is not None
+        assert fast[0].keys() == plain[0].keys()
+        for branch, (trial, made, why) in plain[0].items():
+            other, other_made, other_why = fast[0][branch]
+            assert (other.cands, other.values, other_made, other_why) == (
+                trial.cands,
+                trial.values,
+                made,
+                why,
+            )

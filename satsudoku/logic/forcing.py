@@ -12,6 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from satsudoku.logic.state import Board, Layout, digits_of
+
+try:  # the compiled propagation needs Numba (the `fast` extra); without it, Propagation runs
+    import numpy as np
+
+    from satsudoku.logic import compiled
+except ImportError:
+    compiled = None  # type: ignore[assignment]
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 DYNAMIC, DYNAMIC_PLUS, NESTED = 8.8, 9.1, 9.9
@@ -187,6 +194,8 @@ def _outcomes(
         for digit in digits_of(board.cands[cell])
     ]
     quiet = settled(board)
+    if not helpers and compiled is not None:
+        return _compiled_outcomes(board, branches, quiet)
     runs = []
     for cell, digit in branches:
         trial, changed = assume(board, cell, digit)
@@ -213,6 +222,58 @@ def _outcomes(
         return out, None
     cell, digit = branches[best[1]]
     return out, (best[0], cell, digit, out[(cell, digit)][2] or "")
+
+
+def _compiled_outcomes(
+    board: Board, branches: list[tuple[int, int]], quiet: bool
+) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
+    """`_outcomes` without helpers, every propagation of a budget pass in one compiled call
+    (satsudoku/logic/compiled.py: the same sweeps, deductions and reasons)."""
+    assert compiled is not None
+    layout = board.layout
+    tables = compiled.tables(layout)
+    size, houses = len(branches), len(layout.houses)
+    cands = np.tile(np.array(board.cands, dtype=np.int64), (size, 1))
+    values = np.tile(np.array(board.values, dtype=np.int64), (size, 1))
+    st = (
+        cands,
+        values,
+        np.zeros(cands.shape, dtype=np.uint8),
+        np.zeros((size, houses), dtype=np.uint8),
+    )
+    cells = np.array([c for c, _ in branches], dtype=np.int64)
+    digits = np.array([d for _, d in branches], dtype=np.int64)
+    compiled.start(cells, digits, quiet, st, tables)
+    made = np.zeros(size, dtype=np.int64)
+    finished = np.zeros(size, dtype=np.bool_)
+    why = np.zeros((size, 3), dtype=np.int64)
+    best = np.array([-1, -1], dtype=np.int64)
+    for limit in BUDGETS:
+        for first in range(0, size, 32):  # the clock is read every 32 propagations
+            if board.expired():
+                return {}, None
+            stop = min(size, first + 32)
+            compiled.run_pass(first, stop, limit, best, st, tables, made, finished, why)
+        if best[0] >= 0 and best[0] <= limit:
+            break
+    out: dict[tuple[int, int], Outcome] = {}
+    all_cands, all_values = cands.tolist(), values.tolist()
+    for r, (branch, (kind, where, digit), count) in enumerate(
+        zip(branches, why.tolist(), made.tolist(), strict=True)
+    ):
+        reason: str | None = None
+        if kind == compiled.EMPTY_CELL:
+            reason = f"{layout.name(where)} has no candidate left"
+        elif kind == compiled.TWICE:
+            reason = f"{layout.houses[where].name} holds {digit} twice"
+        elif kind == compiled.NO_PLACE:
+            reason = f"{layout.houses[where].name} has no place for {digit}"
+        trial = Board(layout, all_cands[r], all_values[r], board.deadline)
+        out[branch] = (trial, count + 1, reason)
+    if best[0] < 0:
+        return out, None
+    cell, digit = branches[int(best[1])]
+    return out, (int(best[0]), cell, digit, out[(cell, digit)][2] or "")
 
 
 def forcing_finder(
