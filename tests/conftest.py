@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 from collections.abc import Iterator
@@ -42,6 +43,19 @@ def sample_lines(path: Path, k: int, seed: int = 2026) -> list[str]:
     if len(lines) <= k:
         return lines
     return random.Random(seed).sample(lines, k)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Spare the tests' garbage collector the collected modules and make it run less often.
+
+    Measured over test_models, test_rules_new_families and test_sandwich: the cyclic collector
+    took 4.9 s of 35 s CPU, most of it rescanning what the imports and the collection left (the
+    solver modules, the oracles' 39,168 grids) and running every 700 allocations. Frozen and
+    at 10,000 it takes 1.3 s. Only when garbage cycles are freed changes: no test result does.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
 
 @pytest.fixture
