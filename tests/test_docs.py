@@ -146,7 +146,15 @@ def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("command", _tour_commands())
+# `--backend all` on 16 hard puzzles: 5 s CPU and 12 s on a loaded 2-core box (the race forks
+# three solvers per puzzle); CI's `pytest -m slow` runs it, test_cli runs --backend all by default.
+SLOW_TOUR = {"satsudoku solve tests/data/famous-hard-16.txt --backend all"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [pytest.param(c, marks=[pytest.mark.slow] if c in SLOW_TOUR else []) for c in _tour_commands()],
+)
 def test_tour_commands_run_on_a_clone(
     command: str, clone: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

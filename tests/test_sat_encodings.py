@@ -102,8 +102,20 @@ def _known(name: str) -> tuple[Puzzle, Grid]:
     return puzzle, grid_from_line((BUNDLED / f"{name}.solutions.txt").read_text())
 
 
-@pytest.mark.parametrize("encoding", list(Encoding))
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def _16x16_cases() -> list[Any]:
+    """Every encoding on both solvers; glucose4 on the two slowest (0.9 s CPU each) only under
+    -m slow: cadical195 proves those by default, and glucose4 every encoding on the 9x9s."""
+    slow = {("glucose4", Encoding.MINIMAL), ("glucose4", Encoding.EFFICIENT)}
+    return [
+        pytest.param(
+            encoding, solver, marks=[pytest.mark.slow] if (solver, encoding) in slow else []
+        )
+        for solver in ("cadical195", "glucose4")
+        for encoding in Encoding
+    ]
+
+
+@pytest.mark.parametrize(("encoding", "solver"), _16x16_cases())
 def test_16x16_every_encoding_on_two_solvers(encoding: Encoding, solver: str) -> None:
     """The formula with its givens as unit clauses: one model, then the blocking clause.
 
