@@ -132,22 +132,30 @@ def _plain_multiple(board: Board) -> tuple[int, str, tuple[int, int, bool]]:
 
 
 @pytest.mark.parametrize("index", [3, 23])
-def test_static_forcing_chain_is_the_plain_searchs_first_shortest(index: int) -> None:
-    """Numbered nodes and list-indexed links pick the step the tuple-keyed search picks, ties
-    included (bundled top1465 puzzles 4 and 24, where everything easier is stuck)."""
+def test_static_forcing_chain_is_the_plain_searchs_first_shortest(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Numbered nodes and list-indexed links, compiled (with Numba) or not, pick the step the
+    tuple-keyed search picks, ties included (bundled top1465 puzzles 4 and 24, where
+    everything easier is stuck)."""
     before = TECHNIQUES[: TECHNIQUE_NAMES.index("cell/region forcing chain")]
     puzzle = parse_line(LINES[index], ReadOptions())
     board = solve_logically(Board.from_puzzle(puzzle), before).board
-    step = multiple.multiple_forcing_chain(board)
-    assert step is not None
     length, where, (cell, digit, on) = _plain_multiple(board)
-    assert where in step.text
-    assert step.difficulty == round(multiple.MULTIPLE + length_bonus(length), 1)
     effect = ((cell, digit),)
-    assert (step.placements, step.eliminations) == ((effect, ()) if on else ((), effect))
+    for kernel in {vars(multiple)["compiled"], None}:
+        with monkeypatch.context() as patch:
+            patch.setattr(multiple, "compiled", kernel)
+            step = multiple.multiple_forcing_chain(board)
+        assert step is not None
+        assert where in step.text
+        assert step.difficulty == round(multiple.MULTIPLE + length_bonus(length), 1)
+        assert (step.placements, step.eliminations) == ((effect, ()) if on else ((), effect))
 
 
-@pytest.mark.skipif(forcing.compiled is None, reason="the compiled propagation needs numba")
+@pytest.mark.skipif(
+    vars(forcing)["compiled"] is None, reason="the compiled propagation needs numba"
+)
 @pytest.mark.parametrize("line", FORCING.values(), ids=FORCING.keys())
 def test_compiled_propagations_end_as_the_python_ones(
     line: str, monkeypatch: pytest.MonkeyPatch

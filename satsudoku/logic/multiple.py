@@ -10,11 +10,23 @@ bivalue cell, or the other place of a digit with two places in a house, true. Dy
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
+
 from satsudoku.logic.state import Board, digits_of
+
+try:  # the compiled search needs Numba (the `fast` extra); without it, the closures below run
+    import numpy as np
+
+    from satsudoku.logic import compiled
+except ImportError:
+    compiled = None  # type: ignore[assignment]
 from satsudoku.logic.step import Step, length_bonus, removal_text
 
 MULTIPLE = 8.0  # SE's base figure for cell/region forcing chains, plus its length modifier
 Node = tuple[int, int, bool]  # (cell, digit, on): the candidate is true (on) or false
+
+
+_NONE: list[int] = []
 
 
 def _links(board: Board) -> list[list[int]]:
@@ -23,19 +35,21 @@ def _links(board: Board) -> list[list[int]]:
     digits and its peers' copies false; a false one makes the other digit of a bivalue cell, or
     the other place of a digit with two places in a house, true."""
     layout, cands, values, n = board.layout, board.cands, board.values, board.n
-    nexts: list[list[int]] = [[] for _ in range(2 * n * len(cands))]
+    # Only open candidates have links (both of their nodes get a list below): the others share
+    # one empty list, never appended to.
+    nexts: list[list[int]] = [_NONE] * (2 * n * len(cands))
     for cell in board.open_cells():
         digits = digits_of(cands[cell])
         pair = len(digits) == 2
+        # The open peers in the order the layout's set lists them (breadth-first searches meet
+        # links in this order; ties between equally short chains depend on it).
+        open_peers = [(cands[p], 2 * p * n) for p in layout.peers[cell] if not values[p]]
         for digit in digits:
             bit = 1 << (digit - 1)
             node = 2 * (cell * n + digit - 1)
             others = [2 * (cell * n + d - 1) for d in digits if d != digit]
-            peers = [
-                2 * (p * n + digit - 1)
-                for p in layout.peers[cell]
-                if cands[p] & bit and p != cell and not values[p]
-            ]
+            shift = 2 * (digit - 1)
+            peers = [base + shift for mask, base in open_peers if mask & bit]
             nexts[node + 1] = others + peers
             nexts[node] = [o + 1 for o in others] if pair else []
     for house in layout.houses:
@@ -78,7 +92,7 @@ def multiple_forcing_chain(board: Board) -> Step | None:
         return closures[start]
 
     layout = board.layout
-    sources: list[tuple[str, str, list[tuple[int, int]]]] = []  # (kind, where, branches)
+    sources: list[Source] = []
     for cell in board.open_cells():
         branches = [(cell, d) for d in digits_of(board.cands[cell])]
         sources.append(("cell", layout.name(cell), branches))
@@ -88,6 +102,11 @@ def multiple_forcing_chain(board: Board) -> Step | None:
             places = board.positions(house, digit)
             if len(places) >= 2:
                 sources.append(("region", f"{digit} in {house.name}", [(c, digit) for c in places]))
+    if compiled is not None:
+        if board.expired():
+            return None
+        length, index = _compiled_shortest(nexts, sources, n)
+        return None if index < 0 else _best_step(board, nexts, sources, length, index)
     best: tuple[int, int] | None = None  # (length, index into sources)
     for index, (_kind, _where, branches) in enumerate(sources):
         if board.expired():
@@ -106,12 +125,40 @@ def multiple_forcing_chain(board: Board) -> Step | None:
             length = sum(o[node] for o in outcomes) + len(outcomes)
             if best is None or length < best[0]:
                 best = (length, index)
-    if best is None:
-        return None
-    length, index = best
+    return None if best is None else _best_step(board, nexts, sources, *best)
+
+
+Source = tuple[str, str, list[tuple[int, int]]]  # (kind, where, branches)
+
+
+def _best_step(
+    board: Board, nexts: list[list[int]], sources: list[Source], length: int, index: int
+) -> Step:
+    """The step of source `index`, whose shortest shared node has chains of `length`."""
+    n = board.n
     kind, where, branches = sources[index]
-    outcomes = [closure(c * n + d - 1) for c, d in branches]
+    outcomes = [_closure(nexts, c * n + d - 1) for c, d in branches]
     return _step(board, length, kind, where, branches, _first_node(outcomes, branches, length, n))
+
+
+def _compiled_shortest(nexts: list[list[int]], sources: list[Source], n: int) -> tuple[int, int]:
+    """The least total length of a source's shared node and the first source with it, from
+    the compiled search (compiled.shortest_shared): (-1, -1) when there is none."""
+    assert compiled is not None
+    rows: dict[int, int] = {}  # candidate -> its row of closures
+    source_offsets, source_rows = [0], []
+    for _kind, _where, branches in sources:
+        if len(branches) >= 2:
+            for c, d in branches:
+                source_rows.append(rows.setdefault(c * n + d - 1, len(rows)))
+        source_offsets.append(len(source_rows))
+    return compiled.shortest_shared(
+        np.array([0, *accumulate(map(len, nexts))], dtype=np.int64),
+        np.array(list(chain.from_iterable(nexts)), dtype=np.int64),
+        np.array(list(rows), dtype=np.int64),
+        np.array(source_offsets, dtype=np.int64),
+        np.array(source_rows, dtype=np.int64),
+    )
 
 
 def _first_node(
