@@ -862,7 +862,8 @@ def random_case(rng: random.Random, n: int, kinds: list[str] | None = None) -> C
 
 def _obeying(rng: random.Random, n: int, checks: list[Check]) -> Rows | None:
     """A random grid that obeys every check, from a sample of random grids, or None."""
-    pool = rng.sample(all_grids(4), 288) if n == 4 else (_random_grid(rng, n) for _ in range(300))
+    every = all_grids(4) if n == 4 else ()
+    pool = rng.sample(every, len(every)) if n == 4 else (_random_grid(rng, n) for _ in range(300))
     for g in pool:
         if all(check(g) for check in checks):
             return g
