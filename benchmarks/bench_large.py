@@ -164,7 +164,8 @@ def plot(only: list[str]) -> None:
 
 
 def plot_transition(plt: Any) -> None:
-    """Every seed's CPU against fill, one panel per board size, a line through the medians."""
+    """Every seed's CPU against fill (x: unknown), one panel per board size, a line through the
+    medians; each config's dots are nudged sideways so that configs at one fill stay apart."""
     path = RESULTS / "large_transition.csv"
     if not path.exists():
         return
@@ -174,11 +175,10 @@ def plot_transition(plt: Any) -> None:
     sizes = sorted({int(row["size"]) for row in rows})
     figure, axes = plt.subplots(1, len(sizes), figsize=(5.5 * len(sizes), 4.2), squeeze=False)
     for axis, size in zip(axes[0], sizes, strict=True):
-        for config in CONFIGS:
-            picked = [r for r in rows if r["config"] == config and int(r["size"]) == size]
-            picked = [r for r in picked if r.get("cpu_s")]
-            if not picked:
-                continue
+        here = [r for r in rows if int(r["size"]) == size and r.get("cpu_s")]
+        present = [config for config in CONFIGS if any(r["config"] == config for r in here)]
+        for nudge, config in enumerate(present):
+            picked = [r for r in here if r["config"] == config]
             fills = sorted({float(r["fill"]) for r in picked})
             medians = [
                 statistics.median(float(r["cpu_s"]) for r in picked if float(r["fill"]) == f)
@@ -188,10 +188,10 @@ def plot_transition(plt: Any) -> None:
             for unknown, marker in ((False, "o"), (True, "x")):
                 dots = [r for r in picked if (r["status"] == "unknown") == unknown]
                 axis.scatter(
-                    [float(r["fill"]) for r in dots],
+                    [float(r["fill"]) + 0.003 * nudge for r in dots],
                     [max(float(r["cpu_s"]), 1e-3) for r in dots],
                     marker=marker,
-                    color=line.get_color() if not unknown else "black",
+                    color=line.get_color(),
                     zorder=3,
                 )
         axis.axhline(10, color="grey", linestyle=":", linewidth=1)  # the issue's target

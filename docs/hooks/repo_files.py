@@ -12,6 +12,7 @@ REPO_FILES = {
     "results/paradigms.png": "benchmarks/results/paradigms.png",
     "results/large_sizes.png": "benchmarks/results/large_sizes.png",
     "results/large_fills.png": "benchmarks/results/large_fills.png",
+    "results/large_transition.png": "benchmarks/results/large_transition.png",
 }
 
 
