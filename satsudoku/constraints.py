@@ -121,10 +121,15 @@ def lower(
     shape: Shape,
     native: tuple[type, ...] = CORE_KINDS,
     deadline: float | None = None,
+    each: Callable[[Constraint], object] | None = None,
 ) -> list[Constraint]:
     """Decompose every constraint a backend has no native support for, recursively; OutOfTime
     once `deadline` (a perf_counter time, else the build's under way: `deadline.building`) has
-    passed, also from inside a long decomposition."""
+    passed, also from inside a long decomposition.
+
+    `each` sees every native constraint as it is produced, so a caller can refuse a budget
+    after one decomposition too many rather than after all of them (a certificate's checker:
+    36 skyscraper clues are gigabytes of tables)."""
     out: list[Constraint] = []
     with building(deadline) if deadline is not None else contextlib.nullcontext():
         # The clock is read per constraint against the build's deadline (this one, else a
@@ -139,6 +144,8 @@ def lower(
             constraint = pending.pop()
             if isinstance(constraint, native):
                 out.append(constraint)
+                if each is not None:
+                    each(constraint)
             elif isinstance(constraint, Decomposable):
                 pending.extend(constraint.decompose(shape))
             else:

@@ -21,13 +21,15 @@ from pathlib import Path
 import pytest
 
 from satsudoku import Shape, get_backend
-from satsudoku.io import puzzle_document
+from satsudoku.io import ReadOptions, puzzle_document
+from satsudoku.io.document import puzzle_from_document
 from satsudoku.proof.certificate import make_certificate, verify_certificate
 from satsudoku.puzzle import Puzzle
 from tests.conftest import BUNDLED, REPO, puzzle_from_line, sample_lines
 
 MEMORY = 1 << 30  # RLIMIT_AS of the checking subprocess; the old checker wanted tens of GB here
 LINE = sample_lines(BUNDLED / "top1465.txt", 1)[0]
+SIDES = ("left", "right", "top", "bottom")
 
 
 def _limited(limit: int, which: int) -> Callable[[], None]:
@@ -121,6 +123,15 @@ def _a_64x64_claim(folder: Path) -> None:
     )
 
 
+def _skyscraper_claim(folder: Path) -> None:
+    """The manifest claims the 9x9 with a skyscraper clue of 3 on all 36 sides: each clue's
+    table holds 118,124 rows, so re-encoding it all took 241 s and 6.7 GB before the checker
+    bounded the re-encoding by what formula.cnf can hold."""
+    document = {"size": 9, "rules": [{"type": "skyscraper", **{s: [3] * 9 for s in SIDES}}]}
+    puzzle = puzzle_from_document(document, ReadOptions(source="test"))
+    _manifest(folder, puzzle=puzzle_document(puzzle), rules=puzzle.rule_names())
+
+
 def _fifo(folder: Path) -> None:
     (folder / "proof.drat").unlink()
     os.mkfifo(folder / "proof.drat")  # opening it for reading would block forever
@@ -159,6 +170,10 @@ HOSTILE: dict[str, tuple[Callable[[Path], object], str]] = {
     ),
     "formula-huge-file": (_sparse("formula.cnf", 4 << 30), "-byte limit for this puzzle"),
     "formula-too-small-for-its-puzzle": (_a_64x64_claim, "cannot hold the 64x64 extended encoding"),
+    "formula-too-small-for-its-rules": (
+        _skyscraper_claim,
+        "bytes cannot hold the puzzle's extended encoding (its rules need more than",
+    ),
     "manifest-5000-digits": (
         _manifest_digits,
         "manifest.json:11:16: JSON: a number of 5000 digits (at most 20 are read)",

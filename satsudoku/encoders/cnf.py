@@ -210,6 +210,57 @@ class ClauseSink:
         self.count = before
 
 
+class FormulaTooLarge(PuzzleError):
+    """The rules' encoding passed the size its caller allowed (`encode_rules(max_items=...)`)."""
+
+    def __init__(self, max_items: int) -> None:
+        super().__init__(f"the rules' encoding needs more than {max_items:,} literals and clauses")
+        self.max_items = max_items
+
+
+class _CountedClauses(list[Clause]):
+    """The builder's clause list, refusing to grow past `max_items` literals and clauses.
+
+    For a checker whose formula file bounds what the rules may hold: the count is what a
+    DIMACS file spends at least 2 bytes on each (a digit and a space, or "0" and a newline).
+    """
+
+    def __init__(self, max_items: int) -> None:
+        super().__init__()
+        self.max_items = max_items
+        self.items = 0
+
+    def append(self, clause: Clause) -> None:
+        self.items += len(clause) + 1
+        if self.items > self.max_items:
+            raise FormulaTooLarge(self.max_items)
+        super().append(clause)
+
+    def extend(self, clauses: Iterable[Clause]) -> None:
+        for clause in clauses:
+            self.append(clause)
+
+
+def _table_floor(n: int, max_items: int) -> Callable[[Constraint], None]:
+    """A `lower` hook that refuses once the tables alone must encode to more than `max_items`:
+    a table with more than `_MAX_FORBIDDEN` forbidden tuples takes, per row, k binary clauses
+    (3k items) and its selector in the rows' at-least-one clause (`_table`). Raised before the
+    encoder runs, and before the rest of the tables are built."""
+    total = 0
+
+    def charge(constraint: Constraint) -> None:
+        nonlocal total
+        if not isinstance(constraint, Table):
+            return
+        rows, arity = len(constraint.tuples), len(constraint.cells)
+        if n**arity - rows > _MAX_FORBIDDEN:
+            total += (3 * arity + 1) * rows
+            if total > max_items:
+                raise FormulaTooLarge(max_items)
+
+    return charge
+
+
 class _Builder:
     """Collects clauses over given candidate domains, handing out auxiliaries from an IDPool."""
 
@@ -294,11 +345,17 @@ def encode_rules(
     givens: Grid | None = None,
     deadline: float | None = None,
     sink: Callable[[Clause], object] | None = None,
+    max_items: int | None = None,
 ) -> CnfFormula:
     """Encode `constraints` over every cell-digit variable; givens become unit clauses.
 
     With `sink` (e.g. a solver's add_clause), clauses go there as they are made and the
     formula keeps none (`streamed` counts them): for boards too large to hold twice.
+
+    With `max_items`, FormulaTooLarge is raised as soon as the clauses (literals plus one per
+    clause) would pass it, or the rules' tables show they must: a certificate's checker knows
+    its formula file holds every rule clause, so the file's size bounds the work of
+    re-encoding a stranger's claimed puzzle (not with `sink` or the reduced encoding).
 
     With `Encoding.REDUCED`, `givens` instead shrink the formula: variables of given cells and
     of digits a given peer rules out are dropped, with every clause they satisfy (Kwon & Jain).
@@ -308,7 +365,10 @@ def encode_rules(
     justify them. Raises `OutOfTime` once `deadline` (a perf_counter time) has passed.
     """
     n = shape.size
-    core = _split_cages(lower(constraints, shape, NATIVE_KINDS, deadline), shape)
+    if max_items is not None and (sink is not None or encoding is Encoding.REDUCED):
+        raise ValueError("max_items bounds kept clauses of a non-reduced encoding only")
+    charge = None if max_items is None else _table_floor(n, max_items)
+    core = _split_cages(lower(constraints, shape, NATIVE_KINDS, deadline, charge), shape)
     every = tuple(range(1, n + 1))
     domains = [every] * (n * n)
     fixed: dict[int, int] = {}
@@ -317,6 +377,8 @@ def encode_rules(
         domains, fixed = _reduce_domains(shape, core, givens)
     stream = None if sink is None else ClauseSink(sink)
     builder = _Builder(shape, amo, domains, deadline, stream)
+    if max_items is not None:
+        builder.clauses = _CountedClauses(max_items)
     cells = list(shape.cells())
     for cell in cells:
         index = cell[0] * n + cell[1]

@@ -18,6 +18,7 @@ from satsudoku.encoders.cnf import (
     Clause,
     CnfFormula,
     Encoding,
+    FormulaTooLarge,
     dimacs,
     encode_puzzle,
     encode_rules,
@@ -274,8 +275,7 @@ def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) ->
     if encoding is Encoding.REDUCED:
         raise PuzzleError("manifest.json: certificates never use the reduced encoding")
     solution = _read_solution(fd, puzzle) if status == "unique" else None
-    _check_formula_size(fd, puzzle, encoding)
-    rules = _rules(puzzle, encoding)
+    rules = _rules_held(fd, puzzle, encoding)
     num_vars, clauses = _parsed(fd, "formula.cnf", _formula_limit(rules, puzzle), parse_dimacs)
     if num_vars != rules.num_vars:
         raise PuzzleError(
@@ -316,9 +316,14 @@ def formula_floor(size: int, encoding: Encoding) -> int:
     return 6 * houses * size * (size * (size - 1) // 2)
 
 
-def _check_formula_size(fd: int, puzzle: Puzzle, encoding: Encoding) -> None:
-    """Refuse a formula.cnf under `formula_floor` before re-encoding: a few bytes claiming a
-    64x64 puzzle must not cost the gigabytes its encoding takes."""
+def _rules_held(fd: int, puzzle: Puzzle, encoding: Encoding) -> CnfFormula:
+    """The puzzle's rules re-encoded, within what formula.cnf can hold.
+
+    A certificate's formula holds every rule clause, each literal and clause end taking at
+    least 2 bytes, so the file's size bounds the re-encoding: a few bytes claiming a 64x64
+    puzzle, or a 90 KB formula whose manifest claims 36 skyscraper clues (6.7 GB and 241 s
+    before this bound), are refused without the gigabytes their encodings take.
+    """
     n = puzzle.size
     least = formula_floor(n, encoding)
     size = size_of(fd, "formula.cnf")
@@ -327,6 +332,13 @@ def _check_formula_size(fd: int, puzzle: Puzzle, encoding: Encoding) -> None:
             f"formula.cnf: {size:,} bytes cannot hold the {n}x{n} {encoding.value} encoding "
             f"(at least {least:,} bytes)"
         )
+    try:
+        return _rules(puzzle, encoding, max_items=size // 2 + 1)  # the last "0" may end the file
+    except FormulaTooLarge as exc:
+        raise PuzzleError(
+            f"formula.cnf: {size:,} bytes cannot hold the puzzle's {encoding.value} encoding "
+            f"(its rules need more than {exc.max_items:,} literals and clauses)"
+        ) from None
 
 
 def _formula_limit(rules: CnfFormula, puzzle: Puzzle) -> int:
@@ -417,9 +429,11 @@ def unjustified_clause(
     return _unjustified(_rules(puzzle, encoding), puzzle, clauses, solution)
 
 
-def _rules(puzzle: Puzzle, encoding: Encoding) -> CnfFormula:
+def _rules(puzzle: Puzzle, encoding: Encoding, max_items: int | None = None) -> CnfFormula:
     """The puzzle's rules re-encoded as the certificate's formula was (auxiliaries included)."""
-    return encode_rules(puzzle.shape, puzzle.constraints(), encoding, AtMostOne.PAIRWISE)
+    return encode_rules(
+        puzzle.shape, puzzle.constraints(), encoding, AtMostOne.PAIRWISE, max_items=max_items
+    )
 
 
 def _unjustified(
