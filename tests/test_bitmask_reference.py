@@ -4,6 +4,7 @@ no code with satsudoku (tests/test_rules.py)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -321,3 +322,47 @@ def test_a_long_segment_keeps_to_bounds() -> None:
     assert sum_index.units == () and sum_index.groups
     result = backend.solve(puzzle, timeout=10)
     assert result.status is Status.UNSATISFIABLE and result.stats["nodes"] == 0
+
+
+def test_a_needed_cage_digit_leaves_the_cells_that_see_its_places() -> None:
+    """A 6×6 cage r2c1-r2c2 of 3 holds {1, 2}: the rest of row 2 and of box 1 lose both digits
+    (`_Kernel._needed`, in `settle`), which `propagate` alone (the proof mode's) leaves."""
+    shape = Shape(2, 3)
+    spec = {"type": "killer", "cages": [{"cells": ["r2c1", "r2c2"], "sum": 3}]}
+    kernel = search_kernel(Puzzle.empty(shape, (make_rule(spec, shape),)))
+    one_two = kernel.bit[0] | kernel.bit[1]
+    root = kernel.initial([0] * 36)
+    assert root is not None and kernel.propagate(root, (1 << len(kernel.houses)) - 1)
+    assert root[6 + 2] & one_two == one_two  # r2c3: row 2 and box 1
+    assert kernel.settle(root, (1 << len(kernel.houses)) - 1, False)
+    for cell in (0, 1, 2, 8, 9, 10, 11):  # r1c1-r1c3 (box 1), r2c3-r2c6 (row 2)
+        assert root[cell] & one_two == 0
+    assert root[12] & one_two == one_two  # r3c1 sees r2c1 only (another box)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_cages_count_like_the_oracle(seed: int) -> None:
+    """Soundness of the cage steps: random cages (2-4 cells in a row of a 6×6 with its first row
+    fixed, sums read off a random grid) give the search exactly the oracle's count, so no step
+    removed a digit some solution uses."""
+    rng = random.Random(seed)
+    grids = all_6x6_first_row()
+    source = rng.choice(grids)
+    cages: list[tuple[list[str], int]] = []
+    used: set[tuple[int, int]] = set()
+    while len(cages) < 5:
+        r, c, k = rng.randrange(1, 6), rng.randrange(6), rng.randrange(2, 5)
+        cells = [(r, c + j) for j in range(k) if c + j < 6]
+        if len(cells) < 2 or used & set(cells):
+            continue
+        used |= set(cells)
+        cages.append(([f"r{a + 1}c{b + 1}" for a, b in cells], sum(source[a][b] for a, b in cells)))
+
+    def oracle(g: Rows) -> bool:
+        return all(sum(at(g, c) for c in cells) == total for cells, total in cages)
+
+    expected = sum(map(oracle, grids))
+    spec = {"type": "killer", "cages": [{"cells": c, "sum": t} for c, t in cages]}
+    puzzle = Puzzle(Shape(2, 3), FIRST_ROW, (make_rule(spec, Shape(2, 3)),))
+    result = backend.solve(puzzle, limit=expected + 1)
+    assert result.exhausted and result.count == expected >= 1

@@ -23,10 +23,10 @@ candidate is the field's lowest bit; once a cell is placed its bit moves to the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, reduce
 from math import comb
-from operator import and_, itemgetter, or_
+from operator import and_, itemgetter, or_, truediv
 from typing import Any
 
 from satsudoku.constraints import (
@@ -55,6 +55,7 @@ _LOCKED_FROM = 25
 _CLOCKED_ROWS = 2048  # a Table this long reads the clock before each scan (the rest: per node)
 _CLIQUE_SETS = 5000  # digit sets kept for a clique of two-cell relations (9×9 nabner: ≤ 35)
 _MEMO_CAP = 1 << 16  # entries per relation memo of two-cell supports
+_CAGE_MEMO = 1 << 13  # entries per cage memo of its still-possible sets (~2 MB at most)
 # Widest range of values (Σ|w|·n) a sum gets arc consistency for: its partial sums are bitsets
 # of that many bits. Wider ones (a bulb of many digits read as a number) keep to bounds.
 _SUM_SPAN = 1 << 14
@@ -91,6 +92,8 @@ class _CageIdx:
     cells: tuple[int, ...]
     get: _Getter
     sets: tuple[int, ...]
+    # masks -> `_Kernel._cage_sets` of them: a search meets the same cage masks again and again
+    memo: dict[tuple[int, ...], tuple[int, int, int]] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -298,6 +301,7 @@ class _Kernel:
                 for constraint in self._implied(sum_cages)
             ),
             *((equal.get, self._equal, equal) for equal in self._equal_sums(sums)),
+            *((self._around(cage.cells), self._needed, cage) for cage in cages),
         )
         self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
@@ -319,6 +323,10 @@ class _Kernel:
         self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
         self.peer_getters = tuple(map(_getter, self.peers))
+        # Candidate count -> divisor of a conflict score: a placed cell (count 1) never wins.
+        self.open_count = (1.0, float("inf"), *map(float, range(2, n + 1)))
+        # Per cell, its peers as one integer (bit i: cell i), to intersect peer sets in C.
+        self.peer_bits = tuple(sum(1 << p for p in peers) for peers in self.peers)
 
     def _cliques(self, pairs: list[_PairIdx]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Cells pairwise bound by one symmetric relation that forbids equal digits (a nabner
@@ -564,6 +572,15 @@ class _Kernel:
                 best, best_degree = i, degree
         return best
 
+    def branch_scored(self, cands: Masks, scores: list[int]) -> int:
+        """The open cell with the most conflicts per candidate (`scores`, bumped by the search
+        when a digit placed there fails; ties: the first), or `branch_cell`'s choice while no
+        open cell has any; -1 if none is open. All per-cell work runs in C (map, max, index)."""
+        spread = list(map(self.open_count.__getitem__, map(int.bit_count, cands)))
+        keys = list(map(truediv, scores, spread))
+        top = max(keys)
+        return keys.index(top) if top > 0 else self.branch_cell(cands)
+
     def open_bits(self, mask: int) -> int:
         """The digits of a mask as open bits, whether the cell is placed (guard bit) or not."""
         return (mask | mask >> (self.width - 1)) & self.full
@@ -708,25 +725,9 @@ class _Kernel:
         and a digit every remaining set needs, with one open cell left, goes there.
         """
         guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
-        total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
-        placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
-        present = ((total + add1) & guard) >> up  # digits placed or possible somewhere
-        opens = [m for m in masks if not m & guard]
-        if not opens:
-            # All placed (perhaps in one cascade that the cage never saw): the exact check.
-            return 0 if placed in cage.sets else -1
-        union, need = 0, -1
-        for bits in cage.sets:
-            if placed & ~bits or bits & ~present:
-                continue
-            for m in opens:
-                if not m & bits:
-                    break
-            else:
-                union |= bits
-                need &= bits
-        if not union:
-            return -1
+        union, need, placed = self._cage_sets(cage, masks)
+        if union <= 0:
+            return union  # -1: no set fits; 0: every cell placed, and rightly
         dirty = 0
         for i in cage.cells:
             m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
@@ -750,6 +751,80 @@ class _Kernel:
                     if hit & (hit - 1):
                         return -1  # one cell is the only place of two needed digits
                     changed = self.assign(cands, i, hit)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
+
+    def _around(self, cells: tuple[int, ...]) -> _Getter:
+        """A getter of `cells`' masks, then those of every peer of theirs: all that `_needed`
+        reads, so that its `calm` entry is exact."""
+        around = sorted({p for i in cells for p in self.peers[i]} - set(cells))
+        return _getter(cells + tuple(around))
+
+    def _cage_sets(self, cage: _CageIdx, masks: tuple[int, ...]) -> tuple[int, int, int]:
+        """The union and the intersection of the digit sets still possible on `masks`, and the
+        digits placed; union -1 if none is, 0 if every cell is placed in a fitting set.
+
+        A set stays possible while it holds every digit placed in the cage, meets every open
+        cell and is covered by the cells' candidates.
+        """
+        known = cage.memo.get(masks)
+        if known is not None:
+            return known
+        guard, up = self.guard, self.width - 1
+        total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
+        placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
+        present = ((total + self.add1) & guard) >> up  # digits placed or possible somewhere
+        opens = [m for m in masks if not m & guard]
+        if not opens:
+            # All placed (perhaps in one cascade that the cage never saw): the exact check.
+            return (0 if placed in cage.sets else -1), 0, placed
+        union, need = 0, -1
+        for bits in cage.sets:
+            if placed & ~bits or bits & ~present:
+                continue
+            for m in opens:
+                if not m & bits:
+                    break
+            else:
+                union |= bits
+                need &= bits
+        found = (union or -1), need, placed
+        if len(cage.memo) < _CAGE_MEMO:
+            cage.memo[masks] = found
+        return found
+
+    def _needed(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
+        """A digit every still-possible set of a cage holds, not yet placed there, goes in one
+        of the cage's cells that allow it, so every cell that sees all of those loses it (the
+        cells of a house outside a cage inside it, and cells outside a house that see all of
+        a cage's places for the digit): dirty houses, or -1 on contradiction. For the plain
+        search only (`derived`): unit propagation on the encoding does not make this step."""
+        union, need, placed = self._cage_sets(cage, masks[: len(cage.cells)])
+        if union <= 0:
+            return union
+        need &= ~placed
+        peer_bits, up, dirty = self.peer_bits, self.width - 1, 0
+        while need:
+            bit = need & -need
+            need ^= bit
+            common = -1  # cells that see every cell of the cage still open to the digit
+            for i in cage.cells:
+                m = cands[i]  # read now: an earlier narrowing may have placed the digit
+                if m & bit:
+                    common &= peer_bits[i]
+                elif m & (bit << up):
+                    common = 0  # placed in the cage since: its peers lost it then
+                    break
+            if common < 0:
+                return -1  # no cell of the cage allows a digit every set needs
+            while common:
+                low = common & -common
+                common ^= low
+                j = low.bit_length() - 1
+                if cands[j] & bit:  # an open bit: cell j is open (placed masks hold guards)
+                    changed = self._narrow(cands, j, ~bit)
                     if changed < 0:
                         return -1
                     dirty |= changed
