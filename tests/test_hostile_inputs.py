@@ -274,8 +274,12 @@ def test_invalid_utf8_reads_the_same_from_a_file_and_stdin(tmp_path: Path) -> No
             "fields 'box' [2, 2] and 'regions' disagree",
         ),
         ({"givens": "." * 80}, "field 'givens' has 80 cells, not n²"),
+        (
+            {"size": 6, "givens": "1234"},
+            "field 'givens': expected 36 cells for the 6x6 board, found 4",
+        ),
     ],
-    ids=["symbols", "solution-rules", "solution-givens", "box-regions", "givens-80"],
+    ids=["symbols", "solution-rules", "solution-givens", "box-regions", "givens-80", "size-6"],
 )
 def test_contradictions_are_named(tmp_path: Path, doc: dict[str, object], message: str) -> None:
     path = write(tmp_path / "doc.json", json.dumps(doc))

@@ -127,8 +127,7 @@ def _size(doc: Mapping[str, Any], givens: Any) -> int:
 def _inferred_size(doc: Mapping[str, Any], givens: Any) -> int:
     if isinstance(givens, str):
         _check_length(givens, "givens")
-        text = givens.strip()
-        cells = len(text.split()) if " " in text else len(text)  # spaced numbers or symbols
+        cells = _cell_count(givens)
         if math.isqrt(cells) ** 2 != cells:
             raise PuzzleError(
                 f"field 'givens' has {cells} cells, not n² for an n×n board (81 for 9x9)"
@@ -142,6 +141,12 @@ def _inferred_size(doc: Mapping[str, Any], givens: Any) -> int:
     if isinstance(box, list) and len(box) == 2 and all(isinstance(b, int) for b in box):
         return max(0, int(box[0] * box[1]))
     raise PuzzleError("cannot tell the board size: give 'size', 'givens' or 'box'")
+
+
+def _cell_count(givens: str) -> int:
+    """How many cells a grid string holds: spaced numbers or symbols, or one symbol a cell."""
+    text = givens.strip()
+    return len(text.split()) if " " in text else len(text)
 
 
 def _check_length(text: str, field: str) -> None:
@@ -207,7 +212,11 @@ def _grid_field(
             raise PuzzleError("must be a string or a list of row strings")
     except PuzzleError as exc:
         where = f" (row {exc.line})" if isinstance(value, list) and exc.line else ""
-        raise PuzzleError(f"field {field!r}{where}: {exc.message}") from None
+        message = exc.message
+        if isinstance(value, str) and (found := _cell_count(value)) != size * size:
+            # The board's size is known here: name its count, not the generic n² hint.
+            message = f"expected {size * size} cells for the {size}x{size} board, found {found}"
+        raise PuzzleError(f"field {field!r}{where}: {message}") from None
     if puzzle.size != size:
         raise PuzzleError(
             f"field {field!r} is {puzzle.size}x{puzzle.size}, the board {size}x{size}"
