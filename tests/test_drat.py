@@ -12,6 +12,7 @@ import pytest
 from pysat.solvers import Solver
 
 from satsudoku import Shape, get_backend
+from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import AtMostOne, Encoding, dimacs, encode_puzzle
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
@@ -39,6 +40,12 @@ def test_small_refutations() -> None:
     assert not check_drat(XOR2, _steps("0\n")).ok  # the empty clause is not RUP yet
     assert not check_drat(XOR2[:3], _steps("2 0\n0\n")).ok  # satisfiable formula
     assert check_drat([[1], [-1]], []).ok  # refuted by unit propagation alone
+
+
+def test_a_check_past_its_deadline_raises_out_of_time() -> None:
+    with pytest.raises(OutOfTime):
+        check_drat(XOR2, _steps("2 0\n0\n"), time.perf_counter() - 1)
+    assert check_drat(XOR2, _steps("2 0\n0\n"), time.perf_counter() + 60).ok
 
 
 def test_a_lemma_that_does_not_follow_is_rejected() -> None:

@@ -103,6 +103,41 @@ def test_prove_out_of_time_while_certifying_is_unknown(
     assert not certs.exists()
 
 
+def test_prove_out_of_time_while_checking_is_unknown_and_writes_it_unchecked(
+    two_puzzles: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The proof is written; its check then runs out of time (x-sum's 33,000 lemmas took
+    110 s to check under `--timeout 5`): unknown, and the folder is left for
+    verify-certificate, which has no limit."""
+    real = prove.check_certificate
+
+    def late(certificate: Any, deadline: float | None = None) -> Any:
+        return real(certificate, time.perf_counter() - 1)
+
+    monkeypatch.setattr(prove, "check_certificate", late)
+    certs = tmp_path / "certs"
+    assert main(["prove", str(two_puzzles), "--certificate", str(certs), "--timeout", "60"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("puzzle 1: unknown (the search says unique, but the time limit ran ")
+    assert out[0].endswith(f"was checked, certificate {certs / '0001'} (unchecked))")
+    assert main(["verify-certificate", str(certs)]) == 0
+
+
+def test_a_certificate_failing_its_own_check_exits_3(
+    two_puzzles: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our own proof rejected by our own checker is our bug: said per puzzle, then exit 3."""
+    failed = prove.CertificateCheck(False, ("lemma 3 (1 2 0) is neither RUP nor RAT",))
+    monkeypatch.setattr(prove, "check_certificate", lambda *_: failed)
+    assert main(["prove", str(two_puzzles)]) == 3
+    captured = capsys.readouterr()
+    assert captured.out.count("CHECK FAILED: lemma 3 (1 2 0) is neither RUP nor RAT") == 2
+    assert "2 certificate(s) failed satsudoku's own check" in captured.err
+
+
 def test_prove_unsatisfiable_and_multiple(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

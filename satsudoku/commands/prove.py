@@ -25,12 +25,14 @@ from satsudoku.commands.common import (
     load_puzzles,
     positive_float,
 )
+from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import Encoding
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.proof.certificate import (
     PROOF_SOLVERS,
     SEARCH_PROOF_WRITER,
+    CertificateCheck,
     CertificateTimeoutError,
     SatCertificate,
     check_certificate,
@@ -127,20 +129,24 @@ def run(args: argparse.Namespace) -> int:
     else:  # the workers search and write proofs; the certificates are checked here
         progress.phase("searching on the cluster")
         settled = each(partial(_settle_there, options), enumerate(puzzles, 1), dask)
+    failed = 0
     try:
         for (index, _), answer in settled:
             folder = None if root is None else root if len(puzzles) == 1 else root / f"{index:04d}"
-            verdict = answer.status + (
-                answer.note
-                if answer.certificate is None
-                else _report(answer.certificate, folder, progress)
-            )
+            if answer.certificate is None:
+                verdict = answer.status + answer.note
+            else:
+                left = None if args.timeout is None else args.timeout - answer.spent
+                verdict, ok = _report(answer, folder, progress, left)
+                failed += not ok
             progress.emit(f"puzzle {index}: {verdict}")
             progress.update()
     finally:
         progress.close()
         if created and root is not None and not any(root.iterdir()):
             root.rmdir()  # no certificate written: leave no trace
+    if failed:
+        raise BackendBugError(f"{failed} certificate(s) failed satsudoku's own check")
     return 0
 
 
@@ -151,6 +157,7 @@ class Settled:
     status: str
     certificate: SatCertificate | None = None
     note: str = ""
+    spent: float = 0.0  # seconds of --timeout used (a duration: the clock may be a worker's)
 
 
 def _backend(options: dict[str, Any]) -> Backend:
@@ -177,7 +184,8 @@ def _settle(
     refutation is not finished in time is reported as unknown, and nothing is written.
     """
     timeout = options["timeout"]
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
     if options["backend"] == SEARCH_PROOF_WRITER == options["proof_by"]:  # one search
         phase("searching, with a proof log")
         try:
@@ -186,7 +194,7 @@ def _settle(
             return Settled("unknown", note=f" ({_UNSETTLED[Status.UNKNOWN]})")
         if found.certificate is None:
             return Settled(found.status, note=f" ({_UNSETTLED[Status.MULTIPLE]})")
-        return Settled(found.status, found.certificate)
+        return Settled(found.status, found.certificate, spent=time.perf_counter() - start)
     phase("searching")
     result = backend.solve(puzzle, limit=2, timeout=timeout)
     status = result.status.value
@@ -201,7 +209,7 @@ def _settle(
             note=f" (the search says {status}, but its refutation was not finished within "
             "the time limit; no certificate written)",
         )
-    return Settled(status, certificate)
+    return Settled(status, certificate, spent=time.perf_counter() - start)
 
 
 _UNSETTLED = {
@@ -241,18 +249,38 @@ def _certify(
     return found.certificate
 
 
-def _report(certificate: SatCertificate, folder: Path | None, progress: Progress) -> str:
-    """Check the certificate at once, write it to `folder` if given, and describe both."""
+def _report(
+    answer: Settled, folder: Path | None, progress: Progress, left: float | None
+) -> tuple[str, bool]:
+    """Check the certificate at once, within the `left` seconds of --timeout, write it to
+    `folder` if given, and describe both; False when the check rejects our own proof.
+
+    A check that runs out of time proves nothing yet: the verdict is then unknown, and the
+    certificate is still written for `verify-certificate`, which has no time limit.
+    """
+    certificate = answer.certificate
+    assert certificate is not None
     progress.phase("checking the proof")
-    check = check_certificate(certificate)
+    deadline = None if left is None else time.perf_counter() + max(left, 0.0)
+    try:
+        check: CertificateCheck | None = check_certificate(certificate, deadline)
+    except OutOfTime:
+        check = None
     where = ""
     if folder is not None:
         progress.phase("writing the certificate")
         certificate.write(folder)
-        where = f", certificate {folder}"
+        where = f", certificate {folder}" + (" (unchecked)" if check is None else "")
+    if check is None:
+        return (
+            f"unknown (the search says {answer.status}, but the time limit ran out while its "
+            f"proof of {certificate.lemma_count} lemmas was checked{where})",
+            True,
+        )
     verdict = "checked" if check.ok else "CHECK FAILED"
     by = "" if certificate.solver == certificate.backend else f" by {certificate.solver}"
     return (
-        f"{where} ({len(certificate.clauses)} clauses, {certificate.lemma_count} lemmas{by}; "
-        f"{verdict}: {check.messages[-1]})"
+        f"{answer.status}{where} ({len(certificate.clauses)} clauses, "
+        f"{certificate.lemma_count} lemmas{by}; {verdict}: {check.messages[-1]})",
+        check.ok,
     )

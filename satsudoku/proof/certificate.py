@@ -411,14 +411,15 @@ def _parsed(
         raise PuzzleError(f"{name}: {exc.message}") from None
 
 
-def check_certificate(cert: SatCertificate) -> CertificateCheck:
-    """`verify_certificate` for an in-memory certificate (as attached to `Result.proof`)."""
+def check_certificate(cert: SatCertificate, deadline: float | None = None) -> CertificateCheck:
+    """`verify_certificate` for an in-memory certificate (as attached to `Result.proof`);
+    OutOfTime once `deadline` (a perf_counter time) passes during the proof's check."""
     if cert.solution is not None and (broken := violations(cert.puzzle, cert.solution)):
         return CertificateCheck(False, (f"the solution breaks the puzzle: {broken[0]}",))
     problem = unjustified_clause(cert.puzzle, cert.encoding, cert.clauses, cert.solution)
     if problem:
         return CertificateCheck(False, (problem,))
-    verdict = check_drat(cert.clauses, parse_drat("\n".join(cert.proof)))
+    verdict = check_drat(cert.clauses, parse_drat("\n".join(cert.proof)), deadline)
     return CertificateCheck(verdict.ok, (verdict.message,))
 
 

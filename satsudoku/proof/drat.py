@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from satsudoku.deadline import check
 from satsudoku.errors import PuzzleError
 
 Clause = list[int]
@@ -359,17 +360,25 @@ def _compact(clauses: list[Clause]) -> tuple[list[Clause], int]:
     return clauses, max(total, total + len(renamed))
 
 
-def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) -> DratVerdict:
+def check_drat(
+    formula: Sequence[Clause],
+    steps: Sequence[tuple[bool, Clause]],
+    deadline: float | None = None,
+) -> DratVerdict:
     """Check that `steps` (from `parse_drat`) refute `formula`.
 
     Lemma counts and numbers cover every lemma line of the proof, the empty clause included,
-    as the certificate's manifest counts them.
+    as the certificate's manifest counts them. With `deadline` (a perf_counter time) the
+    check raises OutOfTime once it passes: a proof of 33,000 lemmas takes minutes here, and
+    `prove --timeout` bounds the check too.
     """
     lemmas = [clause for deletion, clause in steps if not deletion]
     total, deletions = len(lemmas), len(steps) - len(lemmas)
     end = next((k for k, clause in enumerate(lemmas) if not clause), total)
     lemmas = lemmas[:end]  # everything after the first empty clause is irrelevant
+    check(deadline)
     checker = _Checker(formula, lemmas)
+    check(deadline)
     if checker.base_conflict:
         message = "the formula is refuted by unit propagation alone"
         return DratVerdict(True, message, total, 0, deletions)
@@ -384,6 +393,7 @@ def check_drat(formula: Sequence[Clause], steps: Sequence[tuple[bool, Clause]]) 
         cid = first + k
         if cid not in marked:
             continue
+        check(deadline)  # ~0.1 µs against milliseconds a lemma
         simplified = checker.clauses[cid]
         if simplified is None:
             continue  # satisfied by the formula's unit consequences
