@@ -48,6 +48,28 @@ def test_solve_json_lines_follow_the_contract(
         assert {"nodes", "time_s"} <= set(record["stats"]) and record["proof"]["method"]
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve"],
+        ["count"],
+        ["candidates"],
+        ["minimal", "--givens-only"],
+        ["logic"],
+        ["rate", "--logic-only"],
+    ],
+)
+def test_every_command_numbers_json_records_from_0(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One convention for "index" (the puzzle's position in its input, from 0, as FORMATS
+    states for `solve`): `logic` and `rate` used to count from 1."""
+    path = write(tmp_path, f"{EASY}\n{EASY}\n")
+    assert main([command[0], path, "--json", *command[1:]]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["index"] for r in records] == [0, 1]
+
+
 def test_grid_input_gets_grid_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Judge rows come back as judge rows, a boxed grid as a boxed grid (FORMATS.md §3)."""
     rows = "\n".join(" ".join(EASY[r * 9 : r * 9 + 9].replace(".", "0")) for r in range(9))

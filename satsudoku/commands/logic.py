@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for index, puzzle in enumerate(load_puzzles(args), 1):
+    for index, puzzle in enumerate(load_puzzles(args)):  # from 0 in JSON, as `solve`'s
         board = Board.from_puzzle(puzzle)
         chosen = techniques(uniqueness=args.uniqueness)
         result = solve_logically(board, chosen, max_steps=args.until, timeout=args.timeout)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         if args.steps or args.until:
             for number, step in enumerate(result.steps, 1):
                 print(f"{number:4d}. {step.text}")
-        print(f"puzzle {index}: {_summary(result)}")
+        print(f"puzzle {index + 1}: {_summary(result)}")
         if search is not None:
             print(pencil_marks(result.board, puzzle))
             print(f"search from here (bitmask): {search}")

@@ -86,10 +86,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _puzzles(args: argparse.Namespace) -> Iterator[tuple[str, int, Puzzle]]:
-    """Every puzzle of every file, with its file's name and its index there (from 1)."""
+    """Every puzzle of every file, with its file's name and its index there (from 0, as in
+    `solve`'s and `count`'s JSON)."""
     for name in args.files or ["-"]:
         args.file = name
-        for index, puzzle in enumerate(load_puzzles(args), 1):
+        for index, puzzle in enumerate(load_puzzles(args)):
             yield name, index, puzzle
 
 
