@@ -10,8 +10,13 @@ from pathlib import Path
 import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
-from satsudoku.logic import forcing, multiple
-from satsudoku.logic.solver import TECHNIQUE_NAMES, TECHNIQUES, solve_logically
+from satsudoku.logic import forcing, franken, multiple
+from satsudoku.logic.solver import (
+    TECHNIQUE_NAMES,
+    TECHNIQUES,
+    _digit_view,
+    solve_logically,
+)
 from satsudoku.logic.state import Board, digits_of
 from satsudoku.logic.step import length_bonus
 
@@ -182,3 +187,31 @@ def test_compiled_propagations_end_as_the_python_ones(
                 made,
                 why,
             )
+
+
+# test_logic_techniques' franken swordfish (magictour-top2365), the easiest step there.
+FRANKEN = "..4...97..62..7...........15...1..93...9..8.....4..6.53.58.....7...39.........2.."
+
+
+@pytest.mark.skipif(
+    vars(franken)["compiled_franken"] is None, reason="the compiled franken search needs numba"
+)
+def test_compiled_franken_fish_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where everything easier is stuck, the compiled franken search and the Python one give
+    the same step (or none) for X-wing and swordfish, also on per-digit views (4 alone, all
+    but 4) and on a board whose digits have more places than one word holds (the compiled
+    search hands those digits to the Python one)."""
+    before = TECHNIQUES[: TECHNIQUE_NAMES.index("franken X-wing")]
+    board = solve_logically(Board.from_puzzle(parse_line(FRANKEN, ReadOptions())), before).board
+    crowded = Board.from_puzzle(parse_line("1" + "." * 80, ReadOptions()))  # 64 places of 2
+    views = [board, crowded, _digit_view(board, 0b1000), _digit_view(board, 0b111110111)]
+    found = 0
+    for view in views:
+        for size in (2, 3):
+            fast = franken.franken(size)(view)
+            with monkeypatch.context() as patch:
+                patch.setattr(franken, "compiled_franken", None)
+                plain = franken.franken(size)(view)
+            assert fast == plain
+            found += fast is not None
+    assert found == 2  # the swordfish on 4: on the board and on the view of 4 alone

@@ -11,6 +11,11 @@ from satsudoku.logic.fish import NAMES
 from satsudoku.logic.state import Board, House, Layout
 from satsudoku.logic.step import Finder, Step, Technique, removal_text
 
+try:  # the compiled search needs Numba (the `fast` extra); without it, _fishes runs
+    from satsudoku.logic import compiled_franken
+except ImportError:
+    compiled_franken = None  # type: ignore[assignment]
+
 # Sudoku Explainer has no franken fish. HoDoKu scores them above its nice loops (AIC, 280) and
 # below its forcing chains (500): franken X-wing / swordfish 300 / 350, finned 390 / 410. Our
 # figures map those scores linearly from AIC (7.0) to forcing chain (8.8).
@@ -39,7 +44,17 @@ def franken(size: int, *, finned: bool = False) -> Finder:
     """A finder of the first (finned) franken fish of `size` base houses."""
 
     def find(board: Board) -> Step | None:
-        for digit in range(1, board.n + 1):
+        first = 1
+        if compiled_franken is not None and not finned:
+            status, digit, base, cover = compiled_franken.first_fish(
+                board.cands, board.values, board.layout, size, 1
+            )
+            if status == compiled_franken.FOUND:
+                return _step(board, digit, size, _found(board, digit, base, cover))
+            if status == compiled_franken.NOTHING:
+                return None
+            first = digit  # too many places to number in one word: the plain search
+        for digit in range(first, board.n + 1):
             for fish in _fishes(board, digit, size, finned):
                 return _step(board, digit, size, fish)
             if board.expired():
@@ -81,6 +96,22 @@ def _fishes(board: Board, digit: int, size: int, finned: bool) -> Iterator[_Fish
                 gone = _eliminations(places, cover, union, fins, peer_masks)
                 if gone:
                     yield _Fish(base, cover, fins, tuple((c, digit) for c in gone))
+
+
+def _found(board: Board, digit: int, base: tuple[int, ...], cover: tuple[int, ...]) -> _Fish:
+    """The fish the compiled search found (its cover in search order, as _covers sorts it)."""
+    bit = 1 << (digit - 1)
+    open_with = 0
+    for c, mask in enumerate(board.cands):
+        if mask & bit and not board.values[c]:
+            open_with |= 1 << c
+    places = [open_with & h for h in board.layout.house_masks]
+    union = 0
+    for h in base:
+        union |= places[h]
+    cover = tuple(sorted(cover))
+    gone = _eliminations(places, cover, union, (), [])
+    return _Fish(base, cover, (), tuple((c, digit) for c in gone))
 
 
 @dataclass(frozen=True)
