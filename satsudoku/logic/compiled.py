@@ -227,14 +227,6 @@ def _shortest_shared(
     return best, best_source
 
 
-def shortest_shared(
-    offsets: Any, targets: Any, starts: Any, source_offsets: Any, source_rows: Any
-) -> tuple[int, int]:
-    """`_shortest_shared` from Python (typed for mypy)."""
-    best, source = _shortest_shared(offsets, targets, starts, source_offsets, source_rows)
-    return int(best), int(source)
-
-
 _TABLES: dict[int, tuple[Layout, tuple[Any, ...]]] = {}
 
 

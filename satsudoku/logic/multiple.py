@@ -10,14 +10,12 @@ bivalue cell, or the other place of a digit with two places in a house, true. Dy
 
 from __future__ import annotations
 
-from itertools import accumulate, chain
+from typing import Protocol
 
 from satsudoku.logic.state import Board, digits_of
 
 try:  # the compiled search needs Numba (the `fast` extra); without it, the closures below run
-    import numpy as np
-
-    from satsudoku.logic import compiled
+    from satsudoku.logic import compiled_multiple as compiled
 except ImportError:
     compiled = None  # type: ignore[assignment]
 from satsudoku.logic.step import Step, length_bonus, removal_text
@@ -27,6 +25,12 @@ Node = tuple[int, int, bool]  # (cell, digit, on): the candidate is true (on) or
 
 
 _NONE: list[int] = []
+
+
+class Links(Protocol):
+    """Each node's links by node number: `_links`' lists, or the compiled search's arrays."""
+
+    def __getitem__(self, node: int, /) -> list[int]: ...
 
 
 def _links(board: Board) -> list[list[int]]:
@@ -62,7 +66,7 @@ def _links(board: Board) -> list[list[int]]:
     return nexts
 
 
-def _closure(nexts: list[list[int]], start: int) -> dict[int, int]:
+def _closure(nexts: Links, start: int) -> dict[int, int]:
     """Every node the assumption `start` (a candidate) is true forces, with the chain length
     to reach it, in the order a breadth-first search meets them."""
     first = 2 * start + 1
@@ -83,6 +87,8 @@ def multiple_forcing_chain(board: Board) -> Step | None:
     if board.n > 25:
         return None  # one closure per candidate: the same bound as the dynamic chains
     n = board.n
+    if compiled is not None:
+        return _compiled_step(board)
     nexts = _links(board)
     closures: dict[int, dict[int, int]] = {}
 
@@ -102,11 +108,6 @@ def multiple_forcing_chain(board: Board) -> Step | None:
             places = board.positions(house, digit)
             if len(places) >= 2:
                 sources.append(("region", f"{digit} in {house.name}", [(c, digit) for c in places]))
-    if compiled is not None:
-        if board.expired():
-            return None
-        length, index = _compiled_shortest(nexts, sources, n)
-        return None if index < 0 else _best_step(board, nexts, sources, length, index)
     best: tuple[int, int] | None = None  # (length, index into sources)
     for index, (_kind, _where, branches) in enumerate(sources):
         if board.expired():
@@ -131,9 +132,7 @@ def multiple_forcing_chain(board: Board) -> Step | None:
 Source = tuple[str, str, list[tuple[int, int]]]  # (kind, where, branches)
 
 
-def _best_step(
-    board: Board, nexts: list[list[int]], sources: list[Source], length: int, index: int
-) -> Step:
+def _best_step(board: Board, nexts: Links, sources: list[Source], length: int, index: int) -> Step:
     """The step of source `index`, whose shortest shared node has chains of `length`."""
     n = board.n
     kind, where, branches = sources[index]
@@ -141,24 +140,22 @@ def _best_step(
     return _step(board, length, kind, where, branches, _first_node(outcomes, branches, length, n))
 
 
-def _compiled_shortest(nexts: list[list[int]], sources: list[Source], n: int) -> tuple[int, int]:
-    """The least total length of a source's shared node and the first source with it, from
-    the compiled search (compiled.shortest_shared): (-1, -1) when there is none."""
+def _compiled_step(board: Board) -> Step | None:
+    """The search in compiled form (compiled_multiple): the links, sources and closures built
+    and compared there; the winning source's step worded here from the same links."""
     assert compiled is not None
-    rows: dict[int, int] = {}  # candidate -> its row of closures
-    source_offsets, source_rows = [0], []
-    for _kind, _where, branches in sources:
-        if len(branches) >= 2:
-            for c, d in branches:
-                source_rows.append(rows.setdefault(c * n + d - 1, len(rows)))
-        source_offsets.append(len(source_rows))
-    return compiled.shortest_shared(
-        np.array([0, *accumulate(map(len, nexts))], dtype=np.int64),
-        np.array(list(chain.from_iterable(nexts)), dtype=np.int64),
-        np.array(list(rows), dtype=np.int64),
-        np.array(source_offsets, dtype=np.int64),
-        np.array(source_rows, dtype=np.int64),
-    )
+    layout = board.layout
+    length, kind, where, digit, nexts = compiled.search(board.cands, board.values, layout)
+    if nexts is None:
+        return None
+    source: Source
+    if kind == 0:
+        source = ("cell", layout.name(where), [(where, d) for d in digits_of(board.cands[where])])
+    else:
+        house = layout.houses[where]
+        places = [(c, digit) for c in board.positions(house, digit)]
+        source = ("region", f"{digit} in {house.name}", places)
+    return _best_step(board, nexts, [source], length, 0)
 
 
 def _first_node(
