@@ -17,18 +17,56 @@ LEVEL = {2: 3.2, 3: 3.8, 4: 5.2}
 FINNED_LEVEL = {2: 4.3, 3: 4.7, 4: 5.3}
 
 
-def _lines(board: Board, digit: int, by_rows: bool) -> list[tuple[int, int]]:
-    """(line number, mask of the cross-line numbers where `digit` can go) per open line."""
-    n, bit, cands, values = board.n, 1 << (digit - 1), board.cands, board.values
+def _places(board: Board) -> tuple[list[int], list[int]]:
+    """Per digit (index digit - 1), its open places as one mask read row by row (bit
+    r·n + c) and one read column by column (bit c·n + r): a line's places are then a shift."""
+    n, cands, values = board.n, board.cands, board.values
+    by_rows, by_cols = [0] * n, [0] * n
+    for cell, mask in enumerate(cands):
+        if values[cell] or not mask:
+            continue
+        r, c = divmod(cell, n)
+        across, down = 1 << cell, 1 << (c * n + r)
+        while mask:
+            low = mask & -mask
+            d = low.bit_length() - 1
+            by_rows[d] |= across
+            by_cols[d] |= down
+            mask ^= low
+    return by_rows, by_cols
+
+
+def _lines(n: int, places: int) -> list[tuple[int, int]]:
+    """(line number, mask of the cross-line numbers where the digit can go) per open line,
+    from the digit's places read line by line."""
+    full = (1 << n) - 1
     out = []
     for line in range(n):
-        where = 0
-        for k in range(n):
-            c = line * n + k if by_rows else k * n + line
-            if cands[c] & bit and not values[c]:
-                where |= 1 << k
+        where = places >> (line * n) & full
         if where:
             out.append((line, where))
+    return out
+
+
+def _bases(
+    eligible: list[tuple[int, int]], size: int, widest: int
+) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    """The `size`-line bases of `eligible` whose places span at most `widest` cross lines,
+    with that span, in the order itertools.combinations lists them (a wider partial base is
+    not grown: more lines only widen it)."""
+    out: list[tuple[tuple[tuple[int, int], ...], int]] = []
+
+    def grow(start: int, chosen: tuple[tuple[int, int], ...], union: int) -> None:
+        if len(chosen) == size:
+            out.append((chosen, union))
+            return
+        for i in range(start, len(eligible) - (size - len(chosen)) + 1):
+            line = eligible[i]
+            wider = union | line[1]
+            if wider.bit_count() <= widest:
+                grow(i + 1, (*chosen, line), wider)
+
+    grow(0, (), 0)
     return out
 
 
@@ -64,10 +102,16 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     n = board.n
     box_of = board.layout.box_of
     segments = {True: _segments(board, True), False: _segments(board, False)} if finned else {}
+    across, down = _places(board)
+    full = (1 << n) - 1
+    # In a digit's line-ordered mask (bit line·n + cross): each cross line's bits.
+    cross_bits = [sum(1 << (line * n + k) for line in range(n)) for k in range(n)]
     for digit in range(1, n + 1):
-        bit = 1 << (digit - 1)
+        if not across[digit - 1]:
+            continue
         for by_rows in (True, False):
-            lines = _lines(board, digit, by_rows)
+            places = across[digit - 1] if by_rows else down[digit - 1]
+            lines = _lines(n, places)
             # A finned line adds at most one box width of places: cap the search there.
             limit = size + 3 if finned else size
             eligible = [
@@ -75,49 +119,44 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
                 for ln, w in lines
                 if w.bit_count() <= limit and (finned or w.bit_count() >= 2)
             ]
-            for count, base in enumerate(combinations(eligible, size)):
-                if count & 4095 == 0 and board.expired():
-                    return
-                union = 0
-                for _, w in base:
-                    union |= w
+            if board.expired():
+                return
+            for base, union in _bases(eligible, size, limit):
                 spread = union.bit_count()
                 if not finned:
                     if spread != size:
                         continue
-                    covers: list[tuple[frozenset[int], list[int]]] = [
-                        (frozenset(_crosses(union)), [])
-                    ]
+                    covers: list[tuple[frozenset[int], int]] = [(frozenset(_crosses(union)), -1)]
                 elif spread <= size or spread > size + 3:
                     continue  # a basic fish (found at its own level), or fins in many boxes
                 else:
-                    covers = [
-                        (cover, _fins(board, base, cover, box, by_rows, box_of))
-                        for cover, box in _finned_covers(base, size, segments[by_rows])
-                    ]
-                base_lines = {ln for ln, _ in base}
-                for cover, fins in covers:
-                    eliminations = []
-                    for cross in sorted(cover):
-                        for line in range(n):
-                            cell = _cell(n, line, cross, by_rows)
-                            if line in base_lines or board.values[cell]:
-                                continue
-                            if not board.cands[cell] & bit:
-                                continue
-                            if fins and box_of[cell] != box_of[fins[0]]:
-                                continue
-                            eliminations.append((cell, digit))
-                    if eliminations:
+                    covers = _finned_covers(base, size, segments[by_rows])
+                outside = places  # the digit's places off the base lines
+                for ln, _ in base:
+                    outside &= ~(full << (ln * n))
+                for cover, box in covers:
+                    # Cover places off the base; with fins (all in `box`), in that box only.
+                    gone = 0
+                    for cross in cover:
+                        gone |= outside & cross_bits[cross]
+                    cells = []
+                    while gone:
+                        low = gone & -gone
+                        gone ^= low
+                        cell = _cell(n, *divmod(low.bit_length() - 1, n), by_rows)
+                        if box < 0 or box_of[cell] == box:
+                            cells.append(cell)
+                    if cells:
+                        fins = _fins(board, base, cover, box, by_rows, box_of) if box >= 0 else []
                         yield _step(
                             board,
                             digit,
                             size,
                             by_rows,
-                            base_lines,
+                            {ln for ln, _ in base},
                             cover,
                             fins,
-                            tuple(sorted(eliminations)),
+                            tuple((cell, digit) for cell in sorted(cells)),
                         )
 
 

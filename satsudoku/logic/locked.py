@@ -22,8 +22,12 @@ def _kind(a: str, b: str) -> str:
     return "locked candidates"
 
 
-def locked_steps(board: Board) -> Iterator[tuple[str, Step]]:
-    """Every locked-candidates step: a digit whose places in house A all lie in house B."""
+Locked = tuple[str, int, int, int, list[int], tuple[tuple[int, int], ...]]
+
+
+def _locked(board: Board) -> Iterator[Locked]:
+    """Every locked-candidates deduction, unworded: (kind, house A, house B, digit, its places
+    in A, eliminations) for a digit whose places in house A all lie in house B."""
     layout = board.layout
     houses, cands, values = layout.houses, board.cands, board.values
     for a, b, shared, rest_a, rest_b in layout.overlap_parts:
@@ -46,14 +50,18 @@ def locked_steps(board: Board) -> Iterator[tuple[str, Step]]:
             places = [c for c in shared if not values[c] and cands[c] & low]
             if len(places) < 2:
                 continue  # a hidden single, found as one
-            house_a, house_b = houses[a], houses[b]
-            kind = _kind(house_a.kind, house_b.kind)
-            eliminations = tuple((c, digit) for c in removed)
-            text = (
-                f"{kind}: {digit} in {house_a.name} lies in {house_b.name} "
-                f"({cells_text(layout, places)}): {removal_text(layout, eliminations)}"
-            )
-            yield kind, Step(kind, _LEVEL[kind], text, eliminations=eliminations)
+            kind = _kind(houses[a].kind, houses[b].kind)
+            yield kind, a, b, digit, places, tuple((c, digit) for c in removed)
+
+
+def _step(board: Board, found: Locked) -> Step:
+    kind, a, b, digit, places, eliminations = found
+    layout = board.layout
+    text = (
+        f"{kind}: {digit} in {layout.houses[a].name} lies in {layout.houses[b].name} "
+        f"({cells_text(layout, places)}): {removal_text(layout, eliminations)}"
+    )
+    return Step(kind, _LEVEL[kind], text, eliminations=eliminations)
 
 
 def direct_locked(board: Board) -> Step | None:
@@ -61,34 +69,34 @@ def direct_locked(board: Board) -> Step | None:
     direct pointing (1.7) is preferred to direct claiming (1.9)."""
     best: Step | None = None
     layout = board.layout
-    for kind, step in locked_steps(board):
+    for found in _locked(board):
+        kind, eliminations = found[0], found[5]
         if best is not None and _DIRECT_LEVEL[kind] >= best.difficulty:
             continue
         # Only a single in a box counts: with lines too, puzzles SE rates 2.5-2.8 came out at
         # 1.7-2.0 (measured on sudoku-exchange-graded: 91 % exact agreement up to SE 4.4 with
         # boxes only, 73 % with every house).
-        boxes = [
-            i for c, _ in step.eliminations for i in layout.houses_of[c] if layout.houses[i].is_box
-        ]
-        single = direct_single(board, step, boxes)
+        boxes = [i for c, _ in eliminations for i in layout.houses_of[c] if layout.houses[i].is_box]
+        single = direct_single(board, Step(kind, 0.0, "", eliminations=eliminations), boxes)
         if single is not None:
             cell, digit = single
+            step = _step(board, found)
             text = f"direct {step.text} → hidden single {board.layout.name(cell)} = {digit}"
             best = Step(
                 f"direct {kind}",
                 _DIRECT_LEVEL[kind],
                 text,
                 placements=(single,),
-                eliminations=step.eliminations,
+                eliminations=eliminations,
             )
     return best
 
 
 def locked_candidates(board: Board) -> Step | None:
     """The easiest locked-candidates step: pointing before claiming and the others."""
-    best: Step | None = None
-    for _kind_name, step in locked_steps(board):
-        if step.difficulty == _LEVEL["pointing"]:
-            return step
-        best = best or step
-    return best
+    first: Locked | None = None
+    for found in _locked(board):
+        if found[0] == "pointing":
+            return _step(board, found)
+        first = first or found
+    return None if first is None else _step(board, first)

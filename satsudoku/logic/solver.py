@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_, xor
 
 from satsudoku.errors import BackendBugError
 from satsudoku.logic import (
@@ -159,7 +161,7 @@ def solve_logically(
         step.apply(board)
         if (board.cands, board.values) == before:
             raise BackendBugError(f"logic step changed nothing: {step.text}")
-        changed = _changed_digits(board, *before)
+        changed = _changed_digits(board, *before, step)
         pending = [digits | changed for digits in pending]
         steps.append(step)
         if hardest is None or step.difficulty > hardest.difficulty:
@@ -191,12 +193,12 @@ def _digit_view(board: Board, digits: int) -> Board:
     return Board(board.layout, cands, board.values, board.deadline)
 
 
-def _changed_digits(board: Board, cands: list[int], values: list[int]) -> int:
-    """Mask of the digits whose candidates or placements differ between then and now."""
-    changed = 0
-    for old, new in zip(cands, board.cands, strict=True):
-        changed |= old ^ new
-    for old, new in zip(values, board.values, strict=True):
-        if old != new:
-            changed |= 1 << (new - 1) if new else 1 << (old - 1)
+def _changed_digits(board: Board, cands: list[int], values: list[int], step: Step) -> int:
+    """Mask of the digits whose candidates or placements differ between then and now (only
+    the step's placements change placed digits)."""
+    changed = reduce(or_, map(xor, cands, board.cands), 0)
+    for cell, _digit in step.placements:
+        if values[cell] != board.values[cell]:
+            new = board.values[cell]
+            changed |= 1 << (new - 1) if new else 1 << (values[cell] - 1)
     return changed

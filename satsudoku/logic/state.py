@@ -6,7 +6,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, reduce
+from operator import itemgetter, or_
+from typing import Any
 
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
 from satsudoku.grid import Cell, Digit, cell_name
@@ -102,6 +104,12 @@ class Layout:
             )
             for a, b, shared in self.overlaps
         )
+
+    @cached_property
+    def house_getters(self) -> tuple[itemgetter[Any], ...]:
+        """Per house, a getter of its cells' entries from a per-cell list, in house order
+        (one C call where the hot loops would walk the cells)."""
+        return tuple(itemgetter(*h.cells) for h in self.houses)
 
     @cached_property
     def house_cells(self) -> tuple[tuple[int, ...], ...]:
@@ -265,19 +273,18 @@ class Board:
 
     def broken(self) -> str | None:
         """Why this state has no solution (an empty cell, a digit with no place, a clash)."""
-        layout, cands, values = self.layout, self.cands, self.values
-        for i, mask in enumerate(cands):
-            if not mask:
-                return f"{layout.name(i)} has no candidate left"
-        for house in layout.houses:
-            covered = 0
-            for c in house.cells:
-                covered |= cands[c]
-            if covered != (1 << self.n) - 1:
-                missing = (~covered & ((1 << self.n) - 1)).bit_length()
+        layout, cands, values, n = self.layout, self.cands, self.values, self.n
+        if 0 in cands:
+            return f"{layout.name(cands.index(0))} has no candidate left"
+        full = (1 << n) - 1
+        for house, get in zip(layout.houses, layout.house_getters, strict=True):
+            covered = reduce(or_, get(cands))
+            if covered != full:
+                missing = (~covered & full).bit_length()
                 return f"{house.name} has no place for {missing}"
-            placed = [values[c] for c in house.cells if values[c]]
-            if len(placed) != len(set(placed)):
+            placed = get(values)
+            empty = placed.count(0)
+            if len(set(placed)) != n - empty + (1 if empty else 0):
                 return f"{house.name} holds a digit twice"
         return None
 
@@ -291,18 +298,17 @@ class Barren:
 
     def __init__(self) -> None:
         self.layout: Layout | None = None
-        self.known: set[tuple[int, tuple[int, ...]]] = set()
+        self.known: set[tuple[int, Any, Any]] = set()
 
-    def key(self, board: Board, index: int) -> tuple[int, tuple[int, ...]]:
-        """House `index` of `board` with its contents (a placed cell as its negated digit)."""
+    def key(self, board: Board, index: int) -> tuple[int, Any, Any]:
+        """House `index` of `board` with its contents: its cells' candidates and digits."""
         if board.layout is not self.layout:  # another puzzle: nothing known applies
             self.layout = board.layout
             self.known.clear()
-        cands, values = board.cands, board.values
-        cells = board.layout.houses[index].cells
-        return index, tuple(-values[c] if values[c] else cands[c] for c in cells)
+        get = board.layout.house_getters[index]
+        return index, get(board.cands), get(board.values)
 
-    def add(self, key: tuple[int, tuple[int, ...]]) -> None:
+    def add(self, key: tuple[int, Any, Any]) -> None:
         if len(self.known) >= self.LIMIT:
             self.known.clear()
         self.known.add(key)
