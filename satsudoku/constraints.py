@@ -11,7 +11,7 @@ import contextlib
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, runtime_checkable
@@ -551,3 +551,170 @@ class Contains:
     def __str__(self) -> str:
         digits = "".join(map(str, self.digits))
         return f"quadruple({', '.join(map(cell_name, self.cells))} ∋ {digits})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Automata along a line: a layered MDD shared by the backends that post it natively.
+
+State = tuple[int, ...]  # states need a total order, so encodings number them the same each time
+SEARCH_LIMIT = 2_000_000  # digit orders a distinct-digit enumeration may search (9! = 362,880)
+
+
+@dataclass(frozen=True, slots=True)
+class Layers:
+    """An automaton unrolled along its cells over given per-cell domains: at each position only
+    the states reachable from the start that can still reach acceptance (forward ∩ backward),
+    and only the arcs between such states. Empty layers mean no digit sequence is accepted."""
+
+    states: tuple[tuple[State, ...], ...]  # layers 0..k, each sorted
+    arcs: tuple[tuple[tuple[State, Digit, State], ...], ...]  # positions 0..k-1, sorted
+
+    def digits(self, i: int) -> frozenset[Digit]:
+        """The digits of position `i` on some accepted path: what GAC leaves there."""
+        return frozenset(d for _, d, _ in self.arcs[i])
+
+    def paths(self) -> int:
+        """How many digit sequences the layers accept (repeats allowed)."""
+        count: dict[State, int] = dict.fromkeys(self.states[0], 1)
+        for layer in self.arcs:
+            after: dict[State, int] = {}
+            for u, _, v in layer:
+                after[v] = after.get(v, 0) + count[u]
+            count = after
+        return sum(count.values())
+
+
+def unroll(
+    start: State,
+    step: Callable[[State, Digit], State | None],
+    accepting: Callable[[State], bool],
+    domains: Sequence[Iterable[Digit]],
+) -> Layers:
+    """The live layers of an automaton read along `len(domains)` cells (`Layers`).
+
+    The same idea as the prefix-sum states of `Sum` in the SAT encoder: the work and the size
+    are O(k · states · digits), whatever the number of accepted digit tuples."""
+    moves: list[list[tuple[State, Digit, State]]] = []
+    reached: set[State] = {start}
+    for domain in domains:
+        check_building()
+        digits = sorted(set(domain))
+        layer = []
+        for u in reached:
+            for d in digits:
+                v = step(u, d)
+                if v is not None:
+                    layer.append((u, d, v))
+        moves.append(layer)
+        reached = {v for _, _, v in layer}
+    alive = {v for v in reached if accepting(v)}
+    final = tuple(sorted(alive))
+    arcs: list[tuple[tuple[State, Digit, State], ...]] = []
+    for layer in reversed(moves):
+        kept = tuple(sorted(arc for arc in layer if arc[2] in alive))
+        arcs.append(kept)
+        alive = {u for u, _, _ in kept}
+    arcs.reverse()
+    if not arcs:
+        return Layers((final,), ())
+    states = [tuple(sorted({u for u, _, _ in layer})) for layer in arcs]
+    last = tuple(sorted({v for _, _, v in arcs[-1]}))
+    return Layers((*states, last), tuple(arcs))
+
+
+@dataclass(frozen=True, slots=True)
+class Automaton:
+    """The digits of `cells`, read in order from `start` by `step`, end in an accepting state;
+    with `distinct`, they are also pairwise different (a skyscraper clue's row).
+
+    `step(state, digit)` is the next state or None (dead); states are tuples of ints, so
+    encodings number them in a fixed order. Natively every solver posts the unrolled layers
+    (`layers`, a layered MDD of a few hundred arcs, where a 9×9 skyscraper clue's Table has up
+    to 118,124 rows): SAT with state and arc variables whose unit propagation is GAC on the
+    automaton, CP-SAT its AddAutomaton, MIP a flow over the arcs, the bitmask search a
+    forward/backward pass. The exact fallback is the Table of accepted tuples, enumerated
+    depth-first along the live layers.
+    """
+
+    cells: tuple[Cell, ...]
+    size: int  # the alphabet: digits 1..size
+    start: State
+    step: Callable[[State, Digit], State | None] = field(compare=False)
+    accepting: Callable[[State], bool] = field(compare=False)
+    label: str = ""  # compared: it tells automata on the same cells apart (e.g. "sees 3")
+    distinct: bool = False
+
+    def layers(self, domains: Sequence[Iterable[Digit]] | None = None) -> Layers:
+        """The live layers over per-cell `domains` (all digits 1..size when None); distinct
+        digits are not taken into account (the houses or an AllDifferent say that)."""
+        if domains is None:
+            domains = [range(1, self.size + 1)] * len(self.cells)
+        return unroll(self.start, self.step, self.accepting, domains)
+
+    def accepts(self, digits: Sequence[Digit]) -> bool:
+        """Whether the automaton accepts this digit sequence (`distinct` not included)."""
+        state: State | None = self.start
+        for d in digits:
+            assert state is not None
+            state = self.step(state, d)
+            if state is None:
+                return False
+        return state is not None and self.accepting(state)
+
+    def check(self, values: Mapping[Cell, Digit]) -> bool:
+        """False only when no completion of the assigned cells is accepted (or, with
+        `distinct`, two of them repeat a digit)."""
+        placed = [values[cell] for cell in self.cells if cell in values]
+        if self.distinct and len(placed) != len(set(placed)):
+            return False
+        every = range(1, self.size + 1)
+        domains = [(values[cell],) if cell in values else every for cell in self.cells]
+        return bool(self.layers(domains).states[0])
+
+    def decompose(self, shape: Shape) -> tuple[Constraint, ...]:
+        """The Table of accepted tuples (distinct ones with `distinct`), depth-first along the
+        live layers so that every prefix searched extends to an accepted sequence; refused
+        past MAX_TABLE rows, and up front when the search would be too long."""
+        k = len(self.cells)
+        what = self.label or str(self)
+        if self.distinct and math.perm(self.size, k) > SEARCH_LIMIT:
+            raise TableTooLargeError(
+                f"{what} needs a search over more than {SEARCH_LIMIT:,} digit orders "
+                f"({k} cells of {self.size} digits), too large for the generic Table path"
+            )
+        layers = self.layers()
+        if not self.distinct:
+            _check_space(layers.paths(), what)
+        onward: list[dict[State, list[tuple[Digit, State]]]] = []
+        for layer in layers.arcs:
+            out: dict[State, list[tuple[Digit, State]]] = {}
+            for u, d, v in layer:
+                out.setdefault(u, []).append((d, v))
+            onward.append(out)
+        rows: list[tuple[Digit, ...]] = []
+        prefix: list[Digit] = []
+        visited = [0]
+
+        def extend(i: int, state: State) -> None:
+            visited[0] += 1
+            if visited[0] % 4096 == 0:
+                check_building()
+            if i == k:
+                rows.append(tuple(prefix))
+                if len(rows) > MAX_TABLE:
+                    _check_space(len(rows), what)
+                return
+            for d, v in onward[i].get(state, ()):
+                if self.distinct and d in prefix:
+                    continue
+                prefix.append(d)
+                extend(i + 1, v)
+                prefix.pop()
+
+        if layers.states[0]:
+            extend(0, self.start)
+        return (Table(self.cells, frozenset(rows)),)
+
+    def __str__(self) -> str:
+        what = self.label or "automaton"
+        return f"{what}({', '.join(map(cell_name, self.cells))})"

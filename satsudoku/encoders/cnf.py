@@ -20,9 +20,11 @@ from satsudoku.constraints import (
     CORE_KINDS,
     AllDifferent,
     Allowed,
+    Automaton,
     Constraint,
     DigitSets,
     Sandwich,
+    State,
     Sum,
     Table,
     lower,
@@ -34,7 +36,7 @@ from satsudoku.puzzle import Puzzle
 
 Clause = list[int]
 _MAX_FORBIDDEN = 4096  # a table with more forbidden tuples gets the selector encoding instead
-NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich)
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich, Automaton)
 
 
 class Encoding(Enum):
@@ -409,6 +411,8 @@ def encode_rules(
             _sum(builder, constraint, fixed)
         elif isinstance(constraint, Sandwich):
             _sandwich(builder, constraint, fixed)
+        elif isinstance(constraint, Automaton):
+            _automaton(builder, constraint, fixed)
     if givens is not None and not reduced:
         for index, digit in enumerate(givens.values):
             if digit:
@@ -554,10 +558,18 @@ def _on_board(cage: DigitSets, size: int) -> list[frozenset[int]]:
 def _split_cages(core: Sequence[Constraint], shape: Shape) -> list[Constraint]:
     """Each `DigitSets` as its AllDifferent and union domains (so the reduced encoding sees
     them), followed by itself when more than one digit set fits and selectors are needed;
-    each `Sandwich` as its AllDifferent followed by itself."""
+    each `Sandwich` as its AllDifferent followed by itself; each `distinct` `Automaton` after
+    its AllDifferent unless a group on the same cells has one already (a skyscraper's row)."""
     every = frozenset(range(1, shape.size + 1))
     out: list[Constraint] = []
+    groups = {frozenset(c.cells) for c in core if isinstance(c, AllDifferent)}
     for constraint in core:
+        if isinstance(constraint, Automaton):
+            if constraint.distinct and frozenset(constraint.cells) not in groups:
+                groups.add(frozenset(constraint.cells))
+                out.append(AllDifferent(constraint.cells))
+            out.append(constraint)
+            continue
         if isinstance(constraint, Sandwich):
             out.extend((AllDifferent(constraint.cells), constraint))
             continue
@@ -691,6 +703,80 @@ def _sum_states(
         backward.append({v - w * d for v in backward[-1] for d in domains[i]} & forward[i])
     backward.reverse()
     return backward
+
+
+def _automaton(builder: _Builder, automaton: Automaton, fixed: dict[int, int]) -> None:
+    """The automaton's live layers (`Automaton.layers` over the cells' domains) with a
+    variable per state and per arc, so that unit propagation is GAC on the automaton (the
+    regular constraint's encoding, Bacchus 2007); its AllDifferent is posted apart.
+
+    Arc a = (i, u, d, v) ⇔ s(i, u) ∧ x(c_i, d), and a → s(i+1, v); a state needs an arc in
+    and an arc out, a digit an arc that reads it, and a live state's digit that leads
+    nowhere is forbidden after it (dead ends). A dead state's arcs fall, its neighbours lose
+    their supports, layer by layer: unit propagation removes exactly the digits on no
+    accepted path. Constants stand for what cannot vary: the state of a layer with one state
+    (the start, and every layer after a given), the last layer (all accepting), the digit of
+    a given cell; an arc whose state or digit is constant is the other one. Every auxiliary
+    is a function of the digits, so model counts are the puzzle's.
+    """
+    n = builder.n
+    indices = [r * n + c for r, c in automaton.cells]
+    domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
+    layers = automaton.layers(domains)
+    if not layers.states[0]:
+        builder.contradiction()
+        return
+    k = len(indices)
+    # lit[i][u]: s(i, u), 0 for the constant true (layers with one state, and the last).
+    lit: list[dict[State, int]] = []
+    for i, states in enumerate(layers.states):
+        single = len(states) == 1 or i == k
+        lit.append({u: 0 if single else builder.fresh() for u in states})
+
+    def add(positive: Sequence[int], negative: Sequence[int]) -> None:
+        """The clause ⋁ positive ∨ ⋁ ¬negative; 0 is true (satisfies, or drops out)."""
+        if 0 in positive:
+            return
+        clause = list(dict.fromkeys([*positive, *(-x for x in negative if x)]))
+        if any(-x in clause for x in clause):
+            return  # a tautology (an arc that is its state or its digit)
+        if clause:
+            builder.clauses.append(clause)
+        else:
+            builder.contradiction()
+
+    for i in range(k):
+        check(builder.deadline)
+        cell, given = automaton.cells[i], indices[i] in fixed
+        here, after = lit[i], lit[i + 1]
+        reads: dict[int, list[int]] = {d: [] for d in domains[i]}  # digit -> its arcs
+        into: dict[State, list[int]] = {v: [] for v in after}
+        out: dict[State, list[int]] = {u: [] for u in here}
+        leads: dict[State, set[int]] = {u: set() for u in here}
+        for u, d, v in layers.arcs[i]:
+            s, x = here[u], 0 if given else builder.var(cell, d)
+            a = x if not s else s if not x else builder.fresh()
+            if a not in (s, x):
+                add([s], [a])
+                add([x], [a])
+                add([a], [s, x])
+            add([after[v]], [a])
+            reads[d].append(a)
+            into[v].append(a)
+            out[u].append(a)
+            leads[u].add(d)
+        for u, s in here.items():  # dead ends, then a state needs an arc out
+            if not given:
+                for d in domains[i]:
+                    if d not in leads[u]:
+                        add([], [s, builder.var(cell, d)])
+            add(out[u], [s])
+        if i + 1 < k or len(after) == 1:  # the last layer's states are sinks, not each true
+            for v, t in after.items():  # a state needs an arc in
+                add(into[v], [t])
+        if not given:  # a digit needs an arc that reads it
+            for d, arcs in reads.items():
+                add(arcs, [builder.var(cell, d)])
 
 
 _Layout = tuple[tuple[frozenset[int], ...], tuple[int, ...], range]  # digits per cell, set, between

@@ -11,7 +11,13 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from satsudoku.constraints import MAX_TABLE, Constraint, Table, TableTooLargeError
+from satsudoku.constraints import (
+    MAX_TABLE,
+    SEARCH_LIMIT,
+    Constraint,
+    Table,
+    TableTooLargeError,
+)
 from satsudoku.deadline import check_building
 from satsudoku.grid import Cell, Digit, Shape
 
@@ -37,9 +43,6 @@ class Condition:
 
     def __str__(self) -> str:
         return self.label
-
-
-SEARCH_LIMIT = 2_000_000  # 9! = 362,880 is the largest a 9×9 line needs
 
 
 def distinct_table(

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
-from satsudoku.constraints import Allowed, Constraint
-from satsudoku.grid import Cell, Shape
+from satsudoku.constraints import Allowed, Automaton, Constraint, State
+from satsudoku.grid import Cell, Digit, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
 from satsudoku.rules.schema import NO_CLUES, BySize, Clues, Declaration, Declared, N, empty, spec
@@ -160,8 +160,9 @@ class Skyscraper(_OutsideRule):
 
     Meaning: f-puzzles key `skyscraper` as rangsk's SudokuSolver reads it, and ISS `Skyscraper`
     ("higher skyscrapers obscure smaller ones"). Clue 1 and clue n are stated as domains; other
-    clues as the Table of line permutations with that many records (the unsigned Stirling number
-    c(n, k): at most 118,124 rows on 9×9, for k = 3).
+    clues as an `Automaton` over (tallest so far, digits seen) with distinct digits: at most
+    (n+1)·(k+1) states a position, where the Table of line permutations with k records (the
+    unsigned Stirling number c(n, k)) has up to 118,124 rows on 9×9, for k = 3.
     """
 
     type: ClassVar[str] = "skyscraper"
@@ -187,13 +188,21 @@ def _skyscraper_parts(
         return (Allowed(line[0], frozenset({n})),)
     if count == n:
         return tuple(Allowed(cell, frozenset({i + 1})) for i, cell in enumerate(line))
+    step = partial(_skyline_step, count=count)
+    done = partial(_skyline_done, count=count)
+    return (Automaton(line, n, (0, 0), step, done, label, distinct=True),)
 
-    def viable(prefix: Digits) -> bool:
-        seen = visible(prefix)
-        # At most one more record per remaining cell, and none past the tallest digit n.
-        return seen <= count and seen + min(n - len(prefix), n - max(prefix)) >= count
 
-    return (distinct_table(line, n, lambda t: visible(t) == count, label, viable),)
+def _skyline_step(state: State, digit: Digit, count: int) -> State | None:
+    """(tallest so far, digits seen) after one more digit; None once more than `count` are seen."""
+    tallest, seen = state
+    if digit <= tallest:
+        return state
+    return (digit, seen + 1) if seen < count else None
+
+
+def _skyline_done(state: State, count: int) -> bool:
+    return state[1] == count
 
 
 @register_rule("numberedroom")

@@ -33,6 +33,7 @@ from satsudoku.constraints import (
     CORE_KINDS,
     AllDifferent,
     Allowed,
+    Automaton,
     Constraint,
     DigitSets,
     Sandwich,
@@ -82,7 +83,7 @@ def _one_cell(i: int) -> _Getter:
     return lambda cands: (cands[i],)
 
 
-NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich)  # posted as they are
+NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich, Automaton)  # as they are
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,22 @@ class _SandwichIdx:
 
 
 @dataclass(frozen=True)
+class _AutomatonIdx:
+    """An `Automaton`'s live layers over flat cell indices, states numbered per layer.
+
+    `moves[i][u]`: the arcs out of state u of layer i as (open bit of the digit, bit of the
+    state it leads to in layer i+1); layer 0 holds the start alone, and every state of the
+    last layer accepts.
+    """
+
+    cells: tuple[int, ...]
+    get: _Getter
+    moves: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    # masks -> the digits each cell keeps (open bits), () when no path is left
+    memo: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
 class _PairIdx:
     """A two-cell table as supports: the partner digits (open bits) each digit still allows."""
 
@@ -187,6 +204,7 @@ class _Kernel:
         cages: list[_CageIdx] = []
         sums: list[_SumIdx] = []
         sandwiches: list[_SandwichIdx] = []
+        automata: list[_AutomatonIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
         links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
@@ -225,6 +243,11 @@ class _Kernel:
                 group = tuple(r * n + c for r, c in constraint.cells)
                 groups.append(group)  # its digits are distinct: the cells are peers
                 sandwiches.append(self._sandwich_index(constraint, group))
+            elif isinstance(constraint, Automaton):
+                cells = tuple(r * n + c for r, c in constraint.cells)
+                if constraint.distinct:  # sorted: a row or column is then its house's tuple
+                    groups.append(tuple(sorted(cells)))
+                automata.append(self._automaton_index(constraint, cells))
             elif isinstance(constraint, Allowed):
                 r, c = constraint.cell
                 allowed[r * n + c] &= sum(self.bit[d - 1] for d in constraint.digits if 1 <= d <= n)
@@ -281,6 +304,7 @@ class _Kernel:
             *((cage.get, self._cage, cage) for cage in cages),
             *((constraint.get, self._sum, self._grouped(constraint)) for constraint in sums),
             *((sandwich.get, self._sandwich, sandwich) for sandwich in sandwiches),
+            *((automaton.get, self._automaton, automaton) for automaton in automata),
             *((pair.get, self._pair, pair) for pair in pairs),
             *((table.get, self._table, table) for table in tables),
         )
@@ -1018,6 +1042,69 @@ class _Kernel:
                 return -1
             dirty |= changed
         return dirty
+
+    def _automaton_index(self, automaton: Automaton, cells: tuple[int, ...]) -> _AutomatonIdx:
+        """The automaton's layers over all digits (`Automaton.layers`) as bit tables."""
+        layers = automaton.layers()
+        number = [{u: j for j, u in enumerate(states)} for states in layers.states]
+        moves = []
+        for i, arcs in enumerate(layers.arcs):
+            out: list[list[tuple[int, int]]] = [[] for _ in layers.states[i]]
+            for u, d, v in arcs:
+                out[number[i][u]].append((self.bit[d - 1], 1 << number[i + 1][v]))
+            moves.append(tuple(map(tuple, out)))
+        return _AutomatonIdx(cells, _getter(cells), tuple(moves))
+
+    def _automaton(self, cands: Masks, automaton: _AutomatonIdx, masks: tuple[int, ...]) -> int:
+        """GAC on one automaton (its distinct digits are the houses' business): the states
+        reachable from the start over the cells' digits, then back from the accepting ones;
+        each cell keeps the digits of the arcs between states on both sides."""
+        support = automaton.memo.get(masks)
+        if support is None:
+            support = self._automaton_support(automaton, masks)
+            if len(automaton.memo) >= _CAGE_MEMO:
+                automaton.memo.clear()
+            automaton.memo[masks] = support
+        if not support:
+            return -1
+        dirty = 0
+        open_bits = self.open_bits
+        for i, keep in zip(automaton.cells, support, strict=True):
+            if open_bits(cands[i]) & ~keep:  # re-read: an earlier narrowing may reach it
+                changed = self._restrict(cands, i, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+        return dirty
+
+    def _automaton_support(
+        self, automaton: _AutomatonIdx, masks: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Per cell the digits on some accepted path through `masks`; () if there is none."""
+        opened = list(map(self.open_bits, masks))
+        reached = [1]  # layer 0: the start
+        for moves, digits in zip(automaton.moves, opened, strict=True):
+            here, after = reached[-1], 0
+            for u, arcs in enumerate(moves):
+                if here >> u & 1:
+                    for bit, v in arcs:
+                        if digits & bit:
+                            after |= v
+            if not after:
+                return ()
+            reached.append(after)
+        alive = reached[-1]
+        support = [0] * len(opened)
+        for i in range(len(opened) - 1, -1, -1):
+            here, digits, keep, before = reached[i], opened[i], 0, 0
+            for u, arcs in enumerate(automaton.moves[i]):
+                if here >> u & 1:
+                    for bit, v in arcs:
+                        if digits & bit and alive & v:
+                            keep |= bit
+                            before |= 1 << u
+            support[i], alive = keep, before
+        return tuple(support)
 
     def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
         """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
