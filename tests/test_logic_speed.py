@@ -173,7 +173,8 @@ def test_compiled_propagations_end_as_the_python_ones(
     cell = next(c for c in unsettled.open_cells() if unsettled.cands[c].bit_count() == 2)
     unsettled.eliminate(cell, unsettled.cands[cell].bit_length())  # a naked single now
     for start in (board, unsettled):
-        fast = forcing._outcomes(start, (), cells_only=False)
+        fast = forcing._outcomes(start, (), cells_only=False, every=True)
+        assert forcing._outcomes(start, (), cells_only=False)[1] == fast[1]
         with monkeypatch.context() as patch:
             patch.setattr(forcing, "compiled", None)
             plain = forcing._outcomes(start, (), cells_only=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import combinations
 
-from satsudoku.logic.state import Board, Layout, digits_of
+from satsudoku.logic.state import Board, Layout
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 SKYSCRAPER, KITE, TURBOT = 4.0, 4.1, 4.2
@@ -93,20 +93,24 @@ class _Graph:
                     self.strong[c * n + low].add(c * n + high)
                     self.strong[c * n + high].add(c * n + low)
         if kind in ("x", "aic"):
+            strong = self.strong
             for house in layout.houses:
-                places: list[list[int]] = [[] for _ in range(n)]  # per digit, in house order
+                # Digits with exactly two places here: each pair, in digit order, links both ways.
+                once = twice = thrice = 0
                 for cell in house.cells:
                     if not values[cell]:
                         mask = cands[cell]
-                        while mask:
-                            low = mask & -mask
-                            mask ^= low
-                            places[low.bit_length() - 1].append(cell)
-                for d, where in enumerate(places):
-                    if len(where) == 2:
-                        p, q = where[0] * n + d, where[1] * n + d
-                        self.strong[p].add(q)
-                        self.strong[q].add(p)
+                        thrice |= twice & mask
+                        twice |= once & mask
+                        once |= mask
+                pairs = twice & ~thrice
+                while pairs:
+                    low = pairs & -pairs
+                    pairs ^= low
+                    d = low.bit_length() - 1
+                    p, q = (c * n + d for c in house.cells if not values[c] and cands[c] & low)
+                    strong[p].add(q)
+                    strong[q].add(p)
 
     def name(self, v: int) -> str:
         cell, d = divmod(v, self.n)
@@ -128,14 +132,18 @@ def _weak_links(board: Board, nodes: list[int], *, same_cell: bool) -> dict[int,
     weak: dict[int, set[int]] = {}
     # Links go into each set in a fixed order (digits ascending, then the peers as the layout
     # lists them): the breadth-first search meets them in that order.
+    last = -1
+    open_peers: list[int] = []
+    cell_nodes: list[int] = []
     for v in nodes:
         cell, d = divmod(v, n)
+        if cell != last:  # the nodes come cell by cell
+            last = cell
+            open_peers = [p for p in peers[cell] if not values[p]]
+            cell_nodes = [cell * n + e for e in range(n) if cands[cell] >> e & 1]
         bit = 1 << d
-        if same_cell:
-            links = {cell * n + e - 1 for e in digits_of(cands[cell] & ~bit)}
-        else:
-            links = set()
-        links.update([p * n + d for p in peers[cell] if cands[p] & bit and not values[p]])
+        links = {u for u in cell_nodes if u != v} if same_cell else set()
+        links.update([p * n + d for p in open_peers if cands[p] & bit])
         weak[v] = links
     _WEAK_CACHE[same_cell] = (board.layout, state, weak)
     return weak
@@ -202,7 +210,10 @@ def _both_see(graph: _Graph, a: int, z: int, same_digit: bool) -> tuple[tuple[in
     n = graph.n
     if same_digit and a % n != z % n:
         return ()
-    common = (graph.weak[a] & graph.weak[z]) - {a, z}
+    weak_a, weak_z = graph.weak[a], graph.weak[z]
+    if weak_a.isdisjoint(weak_z):
+        return ()
+    common = (weak_a & weak_z) - {a, z}
     return tuple(sorted((v // n, v % n + 1) for v in common))
 
 

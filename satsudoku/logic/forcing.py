@@ -183,10 +183,11 @@ Outcome = tuple[Board, int, "str | None"]  # board after, deductions (the assump
 
 
 def _outcomes(
-    board: Board, helpers: Sequence[Helper], cells_only: bool
+    board: Board, helpers: Sequence[Helper], cells_only: bool, *, every: bool = False
 ) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
     """Every open candidate's propagation, and the shortest contradiction (the first in grid
-    order among the shortest); outcomes are complete only when there is no contradiction."""
+    order among the shortest); outcomes are complete only when there is no contradiction (the
+    compiled path leaves them out then, unless `every`)."""
     branches = [
         (cell, digit)
         for cell in board.open_cells()
@@ -195,7 +196,7 @@ def _outcomes(
     ]
     quiet = settled(board)
     if not helpers and compiled is not None:
-        return _compiled_outcomes(board, branches, quiet)
+        return _compiled_outcomes(board, branches, quiet, every)
     runs = []
     for cell, digit in branches:
         trial, changed = assume(board, cell, digit)
@@ -225,7 +226,7 @@ def _outcomes(
 
 
 def _compiled_outcomes(
-    board: Board, branches: list[tuple[int, int]], quiet: bool
+    board: Board, branches: list[tuple[int, int]], quiet: bool, every: bool
 ) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
     """`_outcomes` without helpers, every propagation of a budget pass in one compiled call
     (satsudoku/logic/compiled.py: the same sweeps, deductions and reasons)."""
@@ -256,20 +257,26 @@ def _compiled_outcomes(
             compiled.run_pass(first, stop, limit, best, st, tables, made, finished, why)
         if best[0] >= 0 and best[0] <= limit:
             break
+    reasons = why.tolist()
+
+    def reason(r: int) -> str | None:
+        kind, where, digit = reasons[r]
+        if kind == compiled.EMPTY_CELL:
+            return f"{layout.name(where)} has no candidate left"
+        if kind == compiled.TWICE:
+            return f"{layout.houses[where].name} holds {digit} twice"
+        if kind == compiled.NO_PLACE:
+            return f"{layout.houses[where].name} has no place for {digit}"
+        return None
+
+    if best[0] >= 0 and not every:  # the contradiction is the step: no board is needed
+        cell, digit = branches[int(best[1])]
+        return {}, (int(best[0]), cell, digit, reason(int(best[1])) or "")
     out: dict[tuple[int, int], Outcome] = {}
     all_cands, all_values = cands.tolist(), values.tolist()
-    for r, (branch, (kind, where, digit), count) in enumerate(
-        zip(branches, why.tolist(), made.tolist(), strict=True)
-    ):
-        reason: str | None = None
-        if kind == compiled.EMPTY_CELL:
-            reason = f"{layout.name(where)} has no candidate left"
-        elif kind == compiled.TWICE:
-            reason = f"{layout.houses[where].name} holds {digit} twice"
-        elif kind == compiled.NO_PLACE:
-            reason = f"{layout.houses[where].name} has no place for {digit}"
+    for r, (branch, count) in enumerate(zip(branches, made.tolist(), strict=True)):
         trial = Board(layout, all_cands[r], all_values[r], board.deadline)
-        out[branch] = (trial, count + 1, reason)
+        out[branch] = (trial, count + 1, reason(r))
     if best[0] < 0:
         return out, None
     cell, digit = branches[int(best[1])]
