@@ -102,6 +102,7 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     n = board.n
     box_of = board.layout.box_of
     segments = {True: _segments(board, True), False: _segments(board, False)} if finned else {}
+    box_bits = {way: _box_bits(n, parts) for way, parts in segments.items()}
     across, down = _places(board)
     full = (1 << n) - 1
     # In a digit's line-ordered mask (bit line·n + cross): each cross line's bits.
@@ -129,11 +130,12 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
                     covers: list[tuple[frozenset[int], int]] = [(frozenset(_crosses(union)), -1)]
                 elif spread <= size or spread > size + 3:
                     continue  # a basic fish (found at its own level), or fins in many boxes
-                else:
-                    covers = _finned_covers(base, size, segments[by_rows])
                 outside = places  # the digit's places off the base lines
                 for ln, _ in base:
                     outside &= ~(full << (ln * n))
+                if finned:
+                    cleared = outside, box_bits[by_rows]
+                    covers = _finned_covers(base, size, segments[by_rows], cleared)
                 for cover, box in covers:
                     # Cover places off the base; with fins (all in `box`), in that box only.
                     gone = 0
@@ -164,16 +166,22 @@ def _finned_covers(
     base: tuple[tuple[int, int], ...],
     size: int,
     segments: list[dict[int, int]],
+    cleared: tuple[int, dict[int, int]],
 ) -> list[tuple[frozenset[int], int]]:
     """Cover choices whose leftover places (the fins) all sit in one box: (cover, fin box).
 
     For each box holding base places, the places outside it fix most of the cover; the
     cover is completed from the box's own cross lines, and what stays outside are the fins.
     Places are bit masks of cross-line numbers; `segments[line]` maps box -> crosses.
+    A box where the digit has no place off the base lines is passed over: its fins would
+    clear nothing (`cleared`: those places, and each box's cells, line-ordered masks).
     """
     out = []
+    outside, box_bits = cleared
     boxes = {box for line, w in base for box, mask in segments[line].items() if w & mask}
     for box in boxes:
+        if not outside & box_bits[box]:
+            continue
         fixed = inside = 0
         for line, w in base:
             mask = segments[line].get(box, 0)
@@ -189,6 +197,15 @@ def _finned_covers(
                 cover |= 1 << k
             if inside & ~cover:  # some place is left over: a fin
                 out.append((frozenset(_crosses(cover)), box))
+    return out
+
+
+def _box_bits(n: int, segments: list[dict[int, int]]) -> dict[int, int]:
+    """Per box, its cells as a line-ordered mask (bit line·n + cross)."""
+    out: dict[int, int] = {}
+    for line, parts in enumerate(segments):
+        for box, crosses in parts.items():
+            out[box] = out.get(box, 0) | crosses << (line * n)
     return out
 
 

@@ -5,6 +5,8 @@ whose eliminations leave a hidden single at once."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import reduce
+from operator import or_
 
 from satsudoku.logic.singles import direct_single
 from satsudoku.logic.state import BOX_KINDS, Board
@@ -30,16 +32,16 @@ def _locked(board: Board) -> Iterator[Locked]:
     in A, eliminations) for a digit whose places in house A all lie in house B."""
     layout = board.layout
     houses, cands, values = layout.houses, board.cands, board.values
-    for a, b, shared, rest_a, rest_b in layout.overlap_parts:
-        # Digits that can go in A's shared cells but nowhere else in A (open cells only).
-        inside = outside = 0
+    for (a, b, shared, _rest_a, rest_b), get_rest in zip(
+        layout.overlap_parts, layout.overlap_rests, strict=True
+    ):
+        # Digits that can go in A's open shared cells but nowhere else in A (a placed cell in
+        # the rest of A adds its digit, which no open cell of A holds anyway).
+        inside = 0
         for c in shared:
             if not values[c]:
                 inside |= cands[c]
-        for c in rest_a:
-            if not values[c]:
-                outside |= cands[c]
-        locked = inside & ~outside
+        locked = inside & ~reduce(or_, get_rest(cands), 0)
         while locked:
             low = locked & -locked
             locked ^= low

@@ -4,18 +4,29 @@ houses and peers derived from the puzzle's shape and its region-like rules."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, reduce
 from operator import itemgetter, or_
 from typing import Any
 
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
-from satsudoku.grid import Cell, Digit, cell_name
+from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.puzzle import Puzzle
 
 Candidate = tuple[int, Digit]  # (flat cell index, digit): one pencil mark
 BOX_KINDS = ("box", "region")  # the house kinds a person calls a box (a jigsaw: region)
+
+
+Getter = Callable[[list[int]], tuple[int, ...]]
+
+
+def getter(cells: tuple[int, ...]) -> Getter:
+    """A function taking a per-cell list to its entries at `cells`, as a tuple, in C when
+    there are two cells or more."""
+    if len(cells) >= 2:
+        return itemgetter(*cells)
+    return lambda values: tuple(values[c] for c in cells)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +117,15 @@ class Layout:
         )
 
     @cached_property
-    def house_getters(self) -> tuple[itemgetter[Any], ...]:
+    def house_getters(self) -> tuple[Getter, ...]:
         """Per house, a getter of its cells' entries from a per-cell list, in house order
         (one C call where the hot loops would walk the cells)."""
-        return tuple(itemgetter(*h.cells) for h in self.houses)
+        return tuple(getter(h.cells) for h in self.houses)
+
+    @cached_property
+    def overlap_rests(self) -> tuple[Getter, ...]:
+        """Per entry of `overlap_parts`, a getter of the rest of house a."""
+        return tuple(getter(rest) for _a, _b, _shared, rest, _rest_b in self.overlap_parts)
 
     @cached_property
     def house_cells(self) -> tuple[tuple[int, ...], ...]:
@@ -120,10 +136,17 @@ class Layout:
         return b in self.peers[a]
 
 
+# The last classic (rule-free) layout, by shape: rating a dataset builds one layout, and what is
+# derived from it (peer masks, house getters, the compiled searches' tables) is derived once.
+_PLAIN: dict[Shape, Layout] = {}
+
+
 def layout_of(puzzle: Puzzle) -> tuple[Layout, list[int]]:
     """The puzzle's layout and its initial candidate masks (given-candidate rules applied)."""
     n = puzzle.size
     shape = puzzle.shape
+    if not puzzle.rules and shape in _PLAIN:
+        return _PLAIN[shape], [(1 << n) - 1] * (n * n)
     houses: list[House] = []
     seen: set[frozenset[int]] = set()
 
@@ -191,6 +214,9 @@ def layout_of(puzzle: Puzzle) -> tuple[Layout, list[int]]:
         overlaps,
         not puzzle.rules,
     )
+    if not puzzle.rules:
+        _PLAIN.clear()
+        _PLAIN[shape] = layout
     return layout, masks
 
 
@@ -292,7 +318,8 @@ class Board:
 class Barren:
     """The houses where one finder found nothing, by their contents: for a finder whose
     answer in a house depends on that house's cells alone (hidden singles and subsets), an
-    unchanged house is not searched again. It remembers one puzzle (layout) at a time."""
+    unchanged house is not searched again. It remembers one layout at a time (classic
+    puzzles of one shape share theirs: a house with the same contents gives the same answer)."""
 
     LIMIT = 20_000  # houses (a 9×9 solve needs ~2,000); past it, it starts afresh
 
@@ -302,7 +329,7 @@ class Barren:
 
     def key(self, board: Board, index: int) -> tuple[int, Any, Any]:
         """House `index` of `board` with its contents: its cells' candidates and digits."""
-        if board.layout is not self.layout:  # another puzzle: nothing known applies
+        if board.layout is not self.layout:  # another layout: nothing known applies
             self.layout = board.layout
             self.known.clear()
         get = board.layout.house_getters[index]
