@@ -14,10 +14,10 @@ FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
 def full_house(board: Board) -> Step | None:
     """A house with one open cell: its missing digit goes there."""
     layout, values = board.layout, board.values
-    for house in layout.houses:
-        open_cells = [c for c in house.cells if not values[c]]
-        if len(open_cells) == 1:
-            cell = open_cells[0]
+    for house, get in zip(layout.houses, layout.house_getters, strict=True):
+        digits = get(values)
+        if digits.count(0) == 1:
+            cell = house.cells[digits.index(0)]
             missing = ~board.placed_in(house) & board.cands[cell]
             if missing and not missing & (missing - 1):
                 digit = missing.bit_length()

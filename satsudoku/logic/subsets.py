@@ -58,14 +58,17 @@ def _hidden_in(board: Board, house: House, size: int) -> Iterator[Step]:
     """The hidden subsets of `size` in one house (they depend on its cells alone)."""
     layout, cands, values = board.layout, board.cands, board.values
     name = f"hidden {NAMES[size]}"
-    places: dict[int, int] = {}  # digit -> bit set of its places (bit i: house.cells[i])
+    places = [0] * (board.n + 1)  # per digit, the bit set of its places (bit i: house.cells[i])
     for i, cell in enumerate(house.cells):
         if not values[cell]:
-            for digit in digits_of(cands[cell]):
-                places[digit] = places.get(digit, 0) | 1 << i
-    if len(places) <= size:
+            mask, at = cands[cell], 1 << i
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                places[low.bit_length()] |= at
+    if sum(1 for where in places if where) <= size:
         return  # only a naked subset (or singles) could be left
-    few = [d for d, where in sorted(places.items()) if 2 <= where.bit_count() <= size]
+    few = [d for d, where in enumerate(places) if 2 <= where.bit_count() <= size]
     for digits in combinations(few, size):
         where = 0
         for d in digits:
