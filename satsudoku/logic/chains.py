@@ -19,14 +19,25 @@ MAX_NODES = 24  # longer chains exist, but a person does not follow them; forcin
 def turbot_fish(board: Board) -> Step | None:
     """Two strong links on one digit joined by a weak link: skyscraper (both rows or both
     columns), 2-string kite (a row and a column meeting in a box), else turbot fish."""
-    layout = board.layout
+    layout, cands, values = board.layout, board.cands, board.values
     best: Step | None = None
+    pair_masks = []  # per house, the digits with exactly two open places there
+    for house in layout.houses:
+        once = twice = thrice = 0
+        for cell in house.cells:
+            if not values[cell]:
+                mask = cands[cell]
+                thrice |= twice & mask
+                twice |= once & mask
+                once |= mask
+        pair_masks.append(twice & ~thrice)
     for digit in range(1, board.n + 1):
-        links = []
-        for house in layout.houses:
-            places = board.positions(house, digit)
-            if len(places) == 2:
-                links.append((house, places))
+        bit = 1 << (digit - 1)
+        links = [
+            (house, board.positions(house, digit))
+            for house, pairs in zip(layout.houses, pair_masks, strict=True)
+            if pairs & bit
+        ]
         for (h1, l1), (h2, l2) in combinations(links, 2):
             if set(l1) == set(l2):
                 continue
@@ -84,7 +95,7 @@ class _Graph:
         ]
         self.nodes = nodes
         self.strong: dict[int, set[int]] = {v: set() for v in nodes}
-        self.weak = _weak_links(board, nodes, same_cell=kind != "x")
+        self.weak = _weak_links(board, same_cell=kind != "x")
         if kind in ("xy", "aic"):
             for c in board.open_cells():
                 if cands[c].bit_count() == 2:
@@ -121,32 +132,50 @@ class _Graph:
 _WEAK_CACHE: dict[bool, tuple[Layout, tuple[int, ...], dict[int, set[int]]]] = {}
 
 
-def _weak_links(board: Board, nodes: list[int], *, same_cell: bool) -> dict[int, set[int]]:
+def _weak_links(board: Board, *, same_cell: bool) -> dict[int, set[int]]:
     """Each node's weak links: the same digit in a peer, and (`same_cell`) the cell's other
     digits. The XY-chain and AIC searches of one board share them (a one-entry cache)."""
-    n, cands, values, peers = board.n, board.cands, board.values, board.layout.peers
+    cands, values = board.cands, board.values
     state = (*cands, *values)
     cached = _WEAK_CACHE.get(same_cell)
     if cached is not None and cached[0] is board.layout and cached[1] == state:
         return cached[2]
-    weak: dict[int, set[int]] = {}
-    # Links go into each set in a fixed order (digits ascending, then the peers as the layout
-    # lists them): the breadth-first search meets them in that order.
-    last = -1
-    open_peers: list[int] = []
-    cell_nodes: list[int] = []
-    for v in nodes:
-        cell, d = divmod(v, n)
-        if cell != last:  # the nodes come cell by cell
-            last = cell
-            open_peers = [p for p in peers[cell] if not values[p]]
-            cell_nodes = [cell * n + e for e in range(n) if cands[cell] >> e & 1]
-        bit = 1 << d
-        links = {u for u in cell_nodes if u != v} if same_cell else set()
-        links.update([p * n + d for p in open_peers if cands[p] & bit])
-        weak[v] = links
+    weak = _WeakLinks(board, same_cell)
     _WEAK_CACHE[same_cell] = (board.layout, state, weak)
     return weak
+
+
+class _WeakLinks(dict[int, set[int]]):
+    """Weak links made when a search first asks for a node's: XY-chains only reach nodes of
+    bivalue cells and X-chains nodes of conjugate pairs, so most are never made there."""
+
+    def __init__(self, board: Board, same_cell: bool) -> None:
+        super().__init__()
+        # Copies: the cache may hand this to a later board of the same marks after this one
+        # has changed.
+        self.n, self.cands, self.placed = board.n, board.cands.copy(), board.values.copy()
+        self.peers = board.layout.peers
+        self.same_cell = same_cell
+        self.open_peers: dict[int, list[int]] = {}
+
+    def __missing__(self, v: int) -> set[int]:
+        # Links go into each set in a fixed order (digits ascending, then the peers as the
+        # layout lists them): the breadth-first search meets them in that order.
+        n, cands = self.n, self.cands
+        cell, d = divmod(v, n)
+        open_peers = self.open_peers.get(cell)
+        if open_peers is None:
+            placed = self.placed
+            open_peers = self.open_peers[cell] = [p for p in self.peers[cell] if not placed[p]]
+        bit = 1 << d
+        if self.same_cell:
+            mask = cands[cell]
+            links = {cell * n + e for e in range(n) if mask >> e & 1 and e != d}
+        else:
+            links = set()
+        links.update([p * n + d for p in open_peers if cands[p] & bit])
+        self[v] = links
+        return links
 
 
 def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Finder:
@@ -193,8 +222,8 @@ def _search(
         node, truth = state >> 1, state & 1
         for nxt in weak[node] if truth else strong[node]:
             after = 2 * nxt + 1 - truth
-            if after in parent:
-                continue
+            if after in parent or truth and not strong[nxt]:
+                continue  # seen, or a false node no strong link leaves: a dead end
             parent[after] = state
             if not truth:  # nxt is now true: A or nxt
                 gone = _both_see(graph, start, nxt, same_digit)
