@@ -91,9 +91,25 @@ def direct_single(
     """The hidden single that `step`'s eliminations create in one of `houses` (default: the
     houses of the eliminated cells), if any: what makes a pointing or a hidden pair "direct"
     in Sudoku Explainer (rated below the naked single)."""
+    layout = board.layout
+    if not step.placements:  # the marks after the step: these candidates gone, no copy made
+        cands, values, gone = board.cands, board.values, set(step.eliminations)
+        for cell, digit in step.eliminations:
+            bit = 1 << (digit - 1)
+            for index in layout.houses_of[cell] if houses is None else houses:
+                house = layout.houses[index]
+                if board.placed_in(house) & bit:
+                    continue
+                places = [
+                    c
+                    for c in house.cells
+                    if not values[c] and cands[c] & bit and (c, digit) not in gone
+                ]
+                if len(places) == 1:
+                    return places[0], digit
+        return None
     after = board.copy()
     step.apply(after)
-    layout = board.layout
     for cell, digit in step.eliminations:
         for index in layout.houses_of[cell] if houses is None else houses:
             house = layout.houses[index]
