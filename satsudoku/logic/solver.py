@@ -7,7 +7,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from operator import or_, xor
+from itertools import chain, compress
+from operator import ne, or_, xor
 
 from satsudoku.errors import BackendBugError
 from satsudoku.logic import (
@@ -146,8 +147,9 @@ def solve_logically(
     # Per technique, the digits whose pencil marks changed since it last found nothing: a
     # per-digit technique searches only those (the others would fail as they did).
     pending = [(1 << board.n) - 1] * len(techniques)
+    touched: list[int] | None = None  # the houses a step changed; None: look at every house
     while True:
-        if (why := board.broken()) is not None:
+        if (why := board.broken(touched)) is not None:
             return LogicResult(steps, board, "contradiction", why, hardest)
         if board.solved():
             return LogicResult(steps, board, "solved", None, hardest)
@@ -162,6 +164,8 @@ def solve_logically(
         if (board.cands, board.values) == before:
             raise BackendBugError(f"logic step changed nothing: {step.text}")
         changed = _changed_digits(board, *before, step)
+        # The board was not broken before the step: only the houses it changed can be now.
+        touched = _touched_houses(board, *before)
         pending = [digits | changed for digits in pending]
         steps.append(step)
         if hardest is None or step.difficulty > hardest.difficulty:
@@ -191,6 +195,25 @@ def _digit_view(board: Board, digits: int) -> Board:
     a per-digit search sees the kept digits exactly as they are and nothing of the rest."""
     cands = [m if v else m & digits for m, v in zip(board.cands, board.values, strict=True)]
     return Board(board.layout, cands, board.values, board.deadline)
+
+
+def _touched_houses(board: Board, cands: list[int], values: list[int]) -> list[int]:
+    """The houses holding a cell whose candidates or digit differ between then and now, in
+    house order."""
+    size = range(len(cands))
+    cells = chain(
+        compress(size, map(ne, cands, board.cands)), compress(size, map(ne, values, board.values))
+    )
+    houses = 0
+    house_bits = board.layout.house_bits
+    for cell in cells:
+        houses |= house_bits[cell]
+    out = []
+    while houses:
+        low = houses & -houses
+        houses ^= low
+        out.append(low.bit_length() - 1)
+    return out
 
 
 def _changed_digits(board: Board, cands: list[int], values: list[int], step: Step) -> int:

@@ -4,7 +4,7 @@ houses and peers derived from the puzzle's shape and its region-like rules."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, reduce
 from operator import itemgetter, or_
@@ -297,13 +297,17 @@ class Board:
                 mask |= 1 << (self.values[c] - 1)
         return mask
 
-    def broken(self) -> str | None:
-        """Why this state has no solution (an empty cell, a digit with no place, a clash)."""
+    def broken(self, houses: Iterable[int] | None = None) -> str | None:
+        """Why this state has no solution (an empty cell, a digit with no place, a clash);
+        `houses` (ascending indices) limits the house checks to those, e.g. the ones a step
+        changed on a board that was not broken before it."""
         layout, cands, values, n = self.layout, self.cands, self.values, self.n
         if 0 in cands:
             return f"{layout.name(cands.index(0))} has no candidate left"
         full = (1 << n) - 1
-        for house, get in zip(layout.houses, layout.house_getters, strict=True):
+        getters = layout.house_getters
+        for index in range(len(layout.houses)) if houses is None else houses:
+            house, get = layout.houses[index], getters[index]
             covered = reduce(or_, get(cands))
             if covered != full:
                 missing = (~covered & full).bit_length()
