@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from satsudoku.logic.state import Board
+from satsudoku.logic.state import Board, Layout
 from satsudoku.logic.step import Finder, Step, removal_text
 
 NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
@@ -101,12 +101,9 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     """Every (finned) fish of `size` base lines, rows first then columns."""
     n = board.n
     box_of = board.layout.box_of
-    segments = {True: _segments(board, True), False: _segments(board, False)} if finned else {}
-    box_bits = {way: _box_bits(n, parts) for way, parts in segments.items()}
+    segments, box_bits, cross_bits = _tables(board)
     across, down = _places(board)
     full = (1 << n) - 1
-    # In a digit's line-ordered mask (bit line·n + cross): each cross line's bits.
-    cross_bits = [sum(1 << (line * n + k) for line in range(n)) for k in range(n)]
     for digit in range(1, n + 1):
         if not across[digit - 1]:
             continue
@@ -198,6 +195,26 @@ def _finned_covers(
             if inside & ~cover:  # some place is left over: a fin
                 out.append((frozenset(_crosses(cover)), box))
     return out
+
+
+Tables = tuple[dict[bool, list[dict[int, int]]], dict[bool, dict[int, int]], list[int]]
+_TABLES: dict[int, tuple[Layout, Tables]] = {}
+
+
+def _tables(board: Board) -> Tables:
+    """What the search needs of the layout, derived once per layout: per orientation (by
+    rows or not) the box segments of each line and each box's cells as a line-ordered mask,
+    and in a digit's line-ordered mask (bit line·n + cross) each cross line's bits."""
+    layout, n = board.layout, board.n
+    known = _TABLES.get(id(layout))
+    if known is not None and known[0] is layout:
+        return known[1]
+    segments = {True: _segments(board, True), False: _segments(board, False)}
+    box_bits = {way: _box_bits(n, parts) for way, parts in segments.items()}
+    cross_bits = [sum(1 << (line * n + k) for line in range(n)) for k in range(n)]
+    _TABLES.clear()
+    _TABLES[id(layout)] = (layout, (segments, box_bits, cross_bits))
+    return segments, box_bits, cross_bits
 
 
 def _box_bits(n: int, segments: list[dict[int, int]]) -> dict[int, int]:
