@@ -558,6 +558,10 @@ class Contains:
 
 State = tuple[int, ...]  # states need a total order, so encodings number them the same each time
 SEARCH_LIMIT = 2_000_000  # digit orders a distinct-digit enumeration may search (9! = 362,880)
+# Transitions an unrolling may try (reached states × digits, summed over the cells): a 9×9
+# skyscraper clue tries under 2,000, a 25×25 one up to ~200,000; a 64×64 clue of 32 would try
+# 17 M and an x-sum of 300 there more, each a few hundred bytes once encoded.
+MAX_TRANSITIONS = 400_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,16 +593,25 @@ def unroll(
     step: Callable[[State, Digit], State | None],
     accepting: Callable[[State], bool],
     domains: Sequence[Iterable[Digit]],
+    what: str = "an automaton",
 ) -> Layers:
     """The live layers of an automaton read along `len(domains)` cells (`Layers`).
 
     The same idea as the prefix-sum states of `Sum` in the SAT encoder: the work and the size
-    are O(k · states · digits), whatever the number of accepted digit tuples."""
+    are O(k · states · digits), whatever the number of accepted digit tuples. Refuses
+    (TableTooLargeError, naming `what`) past MAX_TRANSITIONS tried transitions."""
     moves: list[list[tuple[State, Digit, State]]] = []
     reached: set[State] = {start}
+    tried = 0
     for domain in domains:
         check_building()
         digits = sorted(set(domain))
+        tried += len(reached) * len(digits)
+        if tried > MAX_TRANSITIONS:
+            raise TableTooLargeError(
+                f"{what} unrolls into more than {MAX_TRANSITIONS:,} automaton transitions, "
+                "too large to post"
+            )
         layer = []
         for u in reached:
             for d in digits:
@@ -649,7 +662,7 @@ class Automaton:
         digits are not taken into account (the houses or an AllDifferent say that)."""
         if domains is None:
             domains = [range(1, self.size + 1)] * len(self.cells)
-        return unroll(self.start, self.step, self.accepting, domains)
+        return unroll(self.start, self.step, self.accepting, domains, self.label or str(self))
 
     def accepts(self, digits: Sequence[Digit]) -> bool:
         """Whether the automaton accepts this digit sequence (`distinct` not included)."""

@@ -504,7 +504,7 @@ def test_bad_given_pencil_marks_are_named() -> None:
 @pytest.mark.parametrize(
     ("size", "spec", "message"),
     [
-        (64, {"type": "xsum", "left": [300] + [0] * 63}, "x-sum left of r1 = 300 needs a search"),
+        (64, {"type": "xsum", "left": [300] + [0] * 63}, "x-sum left of r1 = 300 unrolls into"),
         (16, {"type": "skyscraper", "top": [3] + [0] * 15}, "skyscraper above c1 sees 3 needs"),
         (
             64,

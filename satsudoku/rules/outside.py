@@ -11,7 +11,7 @@ from typing import ClassVar
 from satsudoku.constraints import Allowed, Automaton, Constraint, State
 from satsudoku.grid import Cell, Digit, Shape
 from satsudoku.rules import register_rule
-from satsudoku.rules.condition import Condition, Digits, distinct_table, implication_table
+from satsudoku.rules.condition import Condition, Digits, implication_table
 from satsudoku.rules.schema import NO_CLUES, BySize, Clues, Declaration, Declared, N, empty, spec
 
 SIDES = ("left", "right", "top", "bottom")
@@ -110,8 +110,9 @@ class XSum(_OutsideRule):
 
     Meaning: f-puzzles key `xsum` as rangsk's SudokuSolver reads it, and ISS `XSum` ("the sum of
     the first X numbers must add up to the given sum; X is the number in the first cell").
-    Posted as the first cell's possible X plus one Table over the shortest prefix that decides
-    every possible X (at most 10,800 rows on 9×9; a clue of 45 needs no table at all).
+    Posted as the first cell's possible X plus an `Automaton` over (X, digits counted, their
+    sum) along the shortest prefix that decides every possible X, with distinct digits (its
+    Table has up to 10,800 rows on 9×9; a clue of 45 needs neither).
     """
 
     type: ClassVar[str] = "xsum"
@@ -132,24 +133,34 @@ def _x_sum_parts(
     # X = 1 needs total 1; otherwise X and X-1 other different digits must reach the total.
     feasible = frozenset(x for x in range(1, n + 1) if x_reaches(n, x, total))
     parts: list[Constraint] = [Allowed(line[0], feasible)]
-    # X = n always sums to n(n+1)/2, so only the shorter X need the table (n is then alone).
+    # X = n always sums to n(n+1)/2, so only the shorter X need the automaton (n is then alone).
     width = max((x for x in feasible if x < n), default=1)
     if width >= 2:
-
-        def viable(prefix: Digits) -> bool:
-            x = prefix[0]
-            return x in feasible and sum(prefix[:x]) <= total
-
-        parts.append(
-            distinct_table(
-                line[:width],
-                n,
-                lambda t: t[0] == n or sum(t[: t[0]]) == total,
-                label,
-                viable,
-            )
-        )
+        step = partial(_x_sum_step, total=total, size=n)
+        done = partial(_x_sum_done, total=total)
+        automaton = Automaton(line[:width], n, (0, 0, 0), step, done, label, distinct=True)
+        automaton.layers()  # a clue too large to unroll is refused here, before any encoding
+        parts.append(automaton)
     return tuple(parts)
+
+
+def _x_sum_step(state: State, digit: Digit, total: int, size: int) -> State | None:
+    """(X, digits counted, their sum) after one more digit; None once the sum passes `total`.
+    A first digit of `size` (X = n, the whole line) is settled at once (`feasible` says if)."""
+    x, counted, reached = state
+    if not counted:
+        if digit == size:
+            return (size, size, total)
+        x = digit
+    if counted >= x:
+        return state
+    reached += digit
+    return (x, counted + 1, reached) if reached <= total else None
+
+
+def _x_sum_done(state: State, total: int) -> bool:
+    x, counted, reached = state
+    return counted >= x and reached == total
 
 
 @register_rule("skyscraper")
@@ -190,7 +201,9 @@ def _skyscraper_parts(
         return tuple(Allowed(cell, frozenset({i + 1})) for i, cell in enumerate(line))
     step = partial(_skyline_step, count=count)
     done = partial(_skyline_done, count=count)
-    return (Automaton(line, n, (0, 0), step, done, label, distinct=True),)
+    automaton = Automaton(line, n, (0, 0), step, done, label, distinct=True)
+    automaton.layers()  # a clue too large to unroll is refused here, before any encoding
+    return (automaton,)
 
 
 def _skyline_step(state: State, digit: Digit, count: int) -> State | None:
