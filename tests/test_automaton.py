@@ -24,7 +24,7 @@ from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 from satsudoku.rules.condition import Condition
-from satsudoku.rules.outside import _skyline_done, _skyline_step, side_line
+from satsudoku.rules.outside import _skyline_done, _skyline_step, _x_sum_parts, side_line
 from satsudoku.search.kernel import _Kernel
 from tests.conftest import REPO
 from tests.test_rules import Rows, all_4x4, count_6x6
@@ -326,3 +326,25 @@ def test_sides_read_from_their_side() -> None:
     assert automaton.cells == side_line(shape, "right", 1)
     assert automaton.start == (0, 0)
     assert automaton.accepts([1, 4, 2, 3]) and not automaton.accepts([4, 1, 2, 3])
+
+
+def test_x_sum_automata_keep_the_prefix_tables_rows() -> None:
+    """Every x-sum clue of a 6×6 row: the automaton's Table is the permutation table of the
+    deciding prefix the rule used to build (X = 6 ends it at once), checked by the oracle."""
+    shape = Shape(2, 3)
+    line = side_line(shape, "left", 0)
+    for total in range(1, 22):
+        parts = _x_sum_parts(line, total, f"x-sum {total}", shape)
+        automata = [part for part in parts if isinstance(part, Automaton)]
+        if not automata:
+            continue
+        (automaton,) = automata
+        (table,) = automaton.decompose(shape)
+        assert isinstance(table, Table)
+        width = len(automaton.cells)
+        expected = {
+            p
+            for p in itertools.permutations(range(1, 7), width)
+            if p[0] == 6 or (p[0] <= width and sum(p[: p[0]]) == total)
+        }
+        assert table.tuples == expected, total
