@@ -6,6 +6,7 @@ one digit (SE 6.5+), XY-chains through bivalue cells (6.6+) and mixed AICs (7.0+
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from itertools import combinations
 
 from satsudoku.logic.state import Board, Layout
@@ -16,21 +17,24 @@ X_CHAIN, XY_CHAIN, AIC = 6.5, 6.6, 7.0
 MAX_NODES = 24  # longer chains exist, but a person does not follow them; forcing comes next
 
 
+def two_places(cells: Sequence[int], values: Sequence[int], cands: Sequence[int]) -> int:
+    """The digits (as a mask) with exactly two open places among `cells`: strong links."""
+    once = twice = thrice = 0
+    for cell in cells:
+        if not values[cell]:
+            mask = cands[cell]
+            thrice |= twice & mask
+            twice |= once & mask
+            once |= mask
+    return twice & ~thrice
+
+
 def turbot_fish(board: Board) -> Step | None:
     """Two strong links on one digit joined by a weak link: skyscraper (both rows or both
     columns), 2-string kite (a row and a column meeting in a box), else turbot fish."""
     layout, cands, values = board.layout, board.cands, board.values
     best: Step | None = None
-    pair_masks = []  # per house, the digits with exactly two open places there
-    for house in layout.houses:
-        once = twice = thrice = 0
-        for cell in house.cells:
-            if not values[cell]:
-                mask = cands[cell]
-                thrice |= twice & mask
-                twice |= once & mask
-                once |= mask
-        pair_masks.append(twice & ~thrice)
+    pair_masks = [two_places(house.cells, values, cands) for house in layout.houses]
     for digit in range(1, board.n + 1):
         bit = 1 << (digit - 1)
         links = [
@@ -107,14 +111,7 @@ class _Graph:
             strong = self.strong
             for house in layout.houses:
                 # Digits with exactly two places here: each pair, in digit order, links both ways.
-                once = twice = thrice = 0
-                for cell in house.cells:
-                    if not values[cell]:
-                        mask = cands[cell]
-                        thrice |= twice & mask
-                        twice |= once & mask
-                        once |= mask
-                pairs = twice & ~thrice
+                pairs = two_places(house.cells, values, cands)
                 while pairs:
                     low = pairs & -pairs
                     pairs ^= low
