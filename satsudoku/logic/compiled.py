@@ -12,6 +12,7 @@ counts and reasons.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -236,22 +237,33 @@ def tables(layout: Layout) -> tuple[Any, ...]:
     known = _TABLES.get(id(layout))
     if known is not None and known[0] is layout:
         return known[1]
-    cells = layout.n * layout.n
-    width = max((len(p) for p in layout.peer_tuples), default=0)
-    peers = np.full((cells, max(1, width)), -1, dtype=np.int64)
-    n_peers = np.zeros(cells, dtype=np.int64)
-    for cell, row in enumerate(layout.peer_tuples):
-        peers[cell, : len(row)] = row
-        n_peers[cell] = len(row)
-    deepest = max((len(h) for h in layout.houses_of), default=0)
-    houses_of = np.full((cells, max(1, deepest)), -1, dtype=np.int64)
-    for cell, row in enumerate(layout.houses_of):
-        houses_of[cell, : len(row)] = row
-    house_cells = np.array(layout.house_cells, dtype=np.int64).reshape(-1, layout.n)
-    out = (peers, n_peers, houses_of, house_cells)
+    out = layout_arrays(layout, layout.peer_tuples, layout.houses_of)
     _TABLES.clear()
     _TABLES[id(layout)] = (layout, out)
     return out
+
+
+def layout_arrays(
+    layout: Layout, peer_rows: Sequence[Iterable[int]], house_rows: Sequence[Iterable[int]]
+) -> tuple[Any, ...]:
+    """(peers, peer counts, houses per cell, house cells) as -1-padded arrays, each cell's
+    peers and houses in the order given: the compiled searches must meet links in the order
+    their Python twins do, and those differ (peer tuples here, peer sets for static chains)."""
+    cells = layout.n * layout.n
+    peer_lists = [list(row) for row in peer_rows]
+    house_lists = [list(row) for row in house_rows]
+    width = max((len(p) for p in peer_lists), default=0)
+    peers = np.full((cells, max(1, width)), -1, dtype=np.int64)
+    n_peers = np.zeros(cells, dtype=np.int64)
+    for cell, row in enumerate(peer_lists):
+        peers[cell, : len(row)] = row
+        n_peers[cell] = len(row)
+    deepest = max((len(h) for h in house_lists), default=0)
+    houses_of = np.full((cells, max(1, deepest)), -1, dtype=np.int64)
+    for cell, row in enumerate(house_lists):
+        houses_of[cell, : len(row)] = row
+    house_cells = np.array(layout.house_cells, dtype=np.int64).reshape(-1, layout.n)
+    return peers, n_peers, houses_of, house_cells
 
 
 def start(

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from satsudoku.backends.fast_kernel import CACHE_DIR, config
-from satsudoku.logic.compiled import _shortest_shared
+from satsudoku.logic.compiled import _shortest_shared, layout_arrays
 from satsudoku.logic.state import Layout
 
 _SAVED_CACHE_DIR = config.CACHE_DIR
@@ -163,19 +163,7 @@ def tables(layout: Layout) -> tuple[Any, ...]:
     known = _TABLES.get(id(layout))
     if known is not None and known[0] is layout:
         return known[1]
-    cells = layout.n * layout.n
-    width = max((len(p) for p in layout.peers), default=0)
-    peers = np.full((cells, max(1, width)), -1, dtype=np.int64)
-    n_peers = np.zeros(cells, dtype=np.int64)
-    for cell, row in enumerate(layout.peers):
-        peers[cell, : len(row)] = list(row)
-        n_peers[cell] = len(row)
-    deepest = max((len(h) for h in layout.houses_of), default=0)
-    houses_of = np.full((cells, max(1, deepest)), -1, dtype=np.int64)
-    for cell, through in enumerate(layout.houses_of):
-        houses_of[cell, : len(through)] = sorted(through)
-    house_cells = np.array(layout.house_cells, dtype=np.int64).reshape(-1, layout.n)
-    out = (peers, n_peers, houses_of, house_cells)
+    out = layout_arrays(layout, layout.peers, [sorted(through) for through in layout.houses_of])
     _TABLES.clear()
     _TABLES[id(layout)] = (layout, out)
     return out
