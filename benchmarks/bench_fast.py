@@ -8,9 +8,13 @@ forum-hardest-1106 from ../shared/data (tests/data when absent). Engines run in 
 interleaved, best of R rounds, so load from other processes hits all alike; ratios are to
 pencilmark (`pip install pencilmark`, structure built once, `_csolver.brute_solve`). tdoku is
 measured when its shared library is given (built from t-dillon/tdoku: g++ -O3 -march=native
--shared -fPIC src/solver_dpll_triad_simd.cc src/util.cc). `--cli N` adds `satsudoku solve FILE
---json --backend fast` end to end (CPU time of the child for N puzzles minus that for one:
-start-up excluded), `--cli-code DIR` the same command run from another source tree (the code
+-shared -fPIC src/solver_dpll_triad_simd.cc src/util.cc). The kernel's floor is its call alone,
+on output arrays made and written before the timing. `--cli N` adds `satsudoku solve FILE
+--json --backend fast` end to end (CPU time of the child for N puzzles minus the median of
+three one-puzzle runs: start-up excluded), compared per round with the kernel on the same N
+puzzles timed just before; the same difference taken inside the command by cli_split.py (its
+kernel calls against everything else, same process, same seconds: free of the start-ups'
+±0.05-0.2 s); `--cli-code DIR` the same command run from another source tree (the code
 before a change), and `--breakdown` times the stages of its array path in-process (reading
 plain lines, kernel, compiled verifier, JSON lines). Every engine's answers are checked
 against the fast backend's verified grids, and the CLI's lines against them too.
@@ -62,6 +66,8 @@ TDOKU = "tdoku C++ SIMD (ctypes)"
 PROTOTYPE = "pysat prototype (extended, cadical195)"
 Answers = list[str]  # per puzzle: the unique solution's 81 digits, or "" when not unique
 VERIFIED = "satsudoku fast: kernel + compiled verifier"
+SPLIT = Path(__file__).resolve().parent / "cli_split.py"
+STAGES = ("reading", "verifier", "assembling", "writing")  # cli_split's, beside the kernel
 
 
 @dataclass
@@ -78,16 +84,38 @@ def givens_of(puzzles: Sequence[Puzzle]) -> npt.NDArray[np.uint8]:
     return np.array([p.givens.values for p in puzzles], dtype=np.uint8)
 
 
-def fast_kernel_only(givens: npt.NDArray[np.uint8]) -> tuple[Any, Any]:
+@dataclass
+class KernelInput:
+    """The kernel's givens and its output arrays, made and written once before the timing:
+    the floor is the search alone, not the page faults of fresh output memory (which the
+    command pays, and must count as its own)."""
+
+    givens: npt.NDArray[np.uint8]
+    sols: npt.NDArray[np.uint8]
+    found: npt.NDArray[np.int64]
+    counters: npt.NDArray[np.int64]
+
+
+def kernel_input(puzzles: Sequence[Puzzle]) -> KernelInput:
+    return kernel_buffers(givens_of(puzzles))
+
+
+def kernel_buffers(givens: npt.NDArray[np.uint8]) -> KernelInput:
+    arrays = (np.empty((len(givens), 2, 81), np.uint8), np.empty(len(givens), np.int64))
+    counters = np.empty((len(givens), 3), np.int64)
+    for array in (*arrays, counters):
+        array.fill(0)  # touched: its pages are mapped before the timing
+    return KernelInput(givens, *arrays, counters)
+
+
+def fast_kernel_only(work: KernelInput) -> tuple[Any, Any]:
     """One batch call of the compiled kernel: no Result, no verification (the floor)."""
     structure = structure_for(Puzzle.empty(fast_lines.CLASSIC))
-    sols = np.empty((len(givens), 2, 81), dtype=np.uint8)
-    found = np.zeros(len(givens), dtype=np.int64)
-    counters = np.zeros((len(givens), 3), dtype=np.int64)
     fast_kernel.solve_batch(
-        givens, structure.allowed, *structure.args(), True, False, 1 << 40, sols, found, counters
-    )
-    return sols, found
+        work.givens, structure.allowed, *structure.args(), True, False, 1 << 40, work.sols,
+        work.found, work.counters,
+    )  # fmt: skip
+    return work.sols, work.found
 
 
 def kernel_answers(raw: tuple[Any, Any]) -> Answers:
@@ -219,13 +247,16 @@ def _text(puzzle: Puzzle) -> bytes:
 
 def cli_times(
     lines: Sequence[str], count: int, truth: Answers, code: str | None = None
-) -> tuple[float, float]:
+) -> tuple[float, float, dict[str, list[float]] | None]:
     """CPU seconds of `satsudoku solve FILE --json --backend fast` on `count` puzzles (the
-    sample repeated as needed) and on one (the least of three runs: start-up varies by about
-    0.05 s); their difference is the work, start-up excluded. `code` runs the command from
-    another source tree (e.g. the code before a change). Every line written is checked
-    against `truth`."""
+    sample repeated as needed) and on one (the median of three runs: start-up varies by 0.05 s
+    on a quiet machine, 0.2 s at load 4, and the least of three would bias the difference
+    up); their difference is the work, start-up excluded. `code` runs the command from
+    another source tree (e.g. the code before a change). Without `code`, also the split of
+    the `count` puzzles' run inside the command (benchmarks/cli_split.py: its kernel calls and
+    the rest, timed in the same process). Every line written is checked against `truth`."""
     many_lines = [lines[k % len(lines)] for k in range(count)]
+    expected = [truth[k % len(truth)] for k in range(count)]
     env = None if code is None else {**os.environ, "PYTHONPATH": code}
     with tempfile.TemporaryDirectory() as folder:
         many, one = Path(folder, "many.txt"), Path(folder, "one.txt")
@@ -234,22 +265,42 @@ def cli_times(
         times = []
         for target in (many, one, one, one):
             command = [sys.executable, "-m", "satsudoku", "solve", str(target), "--json"]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            child = subprocess.run(
-                [*command, "--backend", "fast"],
-                check=True,
-                capture_output=True,
-                text=True,
-                env=env,
-                cwd=code,
-            )
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            seconds, written = _child([*command, "--backend", "fast"], env, code)
+            times.append(seconds)
             if target == many:
-                records = [json.loads(line) for line in child.stdout.splitlines()]
-                written = [r["solution"] if r["status"] == "unique" else "" for r in records]
-                check("the CLI", written, [truth[k % len(truth)] for k in range(count)])
-    return times[0], min(times[1:])
+                check("the CLI", _solutions(written), expected)
+        split = None
+        if code is None:  # the same difference, taken inside the command: N puzzles minus one
+            reports = []
+            for target in (many, one):
+                _, written, report = _child(
+                    [sys.executable, str(SPLIT), str(target)], None, None, True
+                )
+                if target == many:
+                    check("the CLI (split)", _solutions(written), expected)
+                reports.append(json.loads(report.splitlines()[-1]))
+            split = {
+                stage: [seconds - reports[1].get(stage, [0.0])[0], calls]
+                for stage, (seconds, calls) in reports[0].items()
+            }
+    return times[0], statistics.median(times[1:]), split
+
+
+def _child(
+    command: list[str], env: dict[str, str] | None, cwd: str | None, report: bool = False
+) -> Any:
+    """Run `command`: its CPU seconds (user + system) and standard output (and its standard
+    error with `report`)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return (seconds, child.stdout, child.stderr) if report else (seconds, child.stdout)
+
+
+def _solutions(written: str) -> Answers:
+    records = [json.loads(line) for line in written.splitlines()]
+    return [r["solution"] if r["status"] == "unique" else "" for r in records]
 
 
 def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
@@ -267,9 +318,9 @@ def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
     def solve(batches: list[Lines]) -> list[fast_lines.Verdicts]:
         return [fast_lines.solve_classic(batch.givens, 2) for batch in batches]
 
-    def kernel(batches: list[Lines]) -> None:
-        for batch in batches:
-            fast_kernel_only(batch.givens)
+    def kernel(buffers: list[KernelInput]) -> None:
+        for work in buffers:
+            fast_kernel_only(work)
 
     def verify(batches: list[Lines], answers: list[fast_lines.Verdicts]) -> None:
         for batch, verdicts in zip(batches, answers, strict=True):
@@ -286,7 +337,8 @@ def breakdown(lines: Sequence[str], rounds: int) -> dict[str, float]:
     sizes = paced_sizes(data)
     for _ in range(rounds):
         batches = timed("read", lambda: list(ClassicRun(io.BytesIO(data)).batches(sizes())))
-        timed("kernel", partial(kernel, batches))
+        buffers = [kernel_buffers(batch.givens) for batch in batches]
+        timed("kernel", partial(kernel, buffers))
         answers = timed("solve", partial(solve, batches))
         timed("verify", partial(verify, batches, answers))
         timed("json", partial(write, batches, answers))
@@ -308,6 +360,31 @@ def paced_sizes(data: bytes) -> Callable[[], Callable[[], int]]:
         pace.took(fast_lines.solve_classic(batch.givens, 2))
         sizes.append(len(batch.givens))
     return lambda: iter(sizes).__next__
+
+
+def print_split(splits: list[dict[str, list[float]]], count: int) -> None:
+    """The command's time inside its own process over its kernel calls' (cli_split.py), per
+    round, and its stages in µs a puzzle (medians of the rounds); each figure is the run on
+    `count` puzzles minus the run on one, as for the command end to end (the first call of
+    each compiled function loads it from the disk cache: start-up, paid once)."""
+    extras = [split["main"][0] / split["kernel"][0] - 1 for split in splits]
+    print(
+        "  inside the command (cli_split.py), its time over its own kernel calls': "
+        + ", ".join(f"{100 * extra:+.1f} %" for extra in extras)
+        + f" (median {100 * statistics.median(extras):+.1f} %)"
+    )
+
+    def micro(split: dict[str, list[float]], stage: str) -> float:
+        return 1e6 * split[stage][0] / (count - 1)
+
+    kernel = statistics.median(micro(split, "kernel") for split in splits)
+    parts = {stage: statistics.median(micro(s, stage) for s in splits) for stage in STAGES}
+    rest = statistics.median(
+        micro(s, "main") - micro(s, "kernel") - sum(micro(s, stage) for stage in STAGES)
+        for s in splits
+    )
+    described = ", ".join(f"{stage} {value:.2f}" for stage, value in parts.items())
+    print(f"    µs a puzzle: kernel {kernel:.2f}; {described}, the rest {rest:.2f}")
 
 
 def check(label: str, answers: Answers, truth: Answers) -> None:
@@ -349,7 +426,7 @@ def main() -> None:
     tdoku = Tdoku(args.tdoku) if args.tdoku and Path(args.tdoku).is_file() else None
     if tdoku is not None:
         engines[TDOKU] = tdoku.engine()
-    engines[KERNEL] = Engine(fast_kernel_only, givens_of, kernel_answers)
+    engines[KERNEL] = Engine(fast_kernel_only, kernel_input, kernel_answers)
     engines[VERIFIED] = Engine(fast_verified, givens_of, verified_answers)
     engines["satsudoku fast: solve_many (Results)"] = Engine(fast_api, answers=result_answers)
     if args.sat:
@@ -365,16 +442,20 @@ def main() -> None:
             runs[PROTOTYPE] = prototype_engine(lines)
         inputs = {label: engine.prepare(puzzles) for label, engine in runs.items()}
         best: dict[str, float] = {}
-        kernel_rounds: list[float] = []  # seconds a puzzle, each round
+        # The kernel on the command's own N puzzles, one call just before its runs, each round:
+        # a floor as long as the command's run and taken at the same moment (a best of short
+        # runs would be luckier than any long one).
+        long_input = kernel_buffers(np.resize(givens_of(puzzles), (max(1, args.cli), 81)))
+        long_truth = [truth[k % len(truth)] for k in range(len(long_input.givens))]
+        long_rounds: list[float] = []  # seconds a puzzle, each round
         cli_runs: dict[str, list[tuple[float, float]]] = {CLI: [], CLI_BEFORE: []}
+        splits: list[dict[str, list[float]]] = []
         for _ in range(args.rounds):
             for label, engine in runs.items():
                 start = time.process_time()
                 raw = engine.run(inputs[label])
                 took = time.process_time() - start
                 best[label] = min(best.get(label, float("inf")), took)
-                if label == KERNEL:
-                    kernel_rounds.append(took / len(lines))
                 answers = engine.answers(raw)
                 if label in (PROTOTYPE, TDOKU):  # unique counts only (grids: see above)
                     if sum(map(bool, answers)) != sum(map(bool, truth)):
@@ -382,27 +463,43 @@ def main() -> None:
                 else:
                     check(label, answers, truth)
             if args.cli:
-                cli_runs[CLI].append(cli_times(lines, args.cli, truth))
+                start = time.process_time()
+                raw = fast_kernel_only(long_input)
+                long_rounds.append((time.process_time() - start) / args.cli)
+                check(KERNEL, kernel_answers(raw), long_truth)
+                many, one, split = cli_times(lines, args.cli, truth)
+                cli_runs[CLI].append((many, one))
+                if split is not None:
+                    splits.append(split)
             if args.cli and args.cli_code:
-                cli_runs[CLI_BEFORE].append(cli_times(lines, args.cli, truth, args.cli_code))
+                many, one, _ = cli_times(lines, args.cli, truth, args.cli_code)
+                cli_runs[CLI_BEFORE].append((many, one))
         print(f"\n{name}: {len(lines)} puzzles from {source}, best of {args.rounds} rounds")
         rates = {label: len(lines) / seconds for label, seconds in best.items()}
-        for label, runs in cli_runs.items():
-            if runs:  # best of rounds, as for the engines
-                rates[label] = (args.cli - 1) / min(many - one for many, one in runs)
+        for label, pairs in cli_runs.items():
+            if pairs:  # best of rounds, as for the engines
+                rates[label] = (args.cli - 1) / min(many - one for many, one in pairs)
         base = rates.get(PENCILMARK)
         for label, rate in rates.items():
             ratio = f"{rate / base:6.2f}x pencilmark" if base else ""
             print(f"  {label:46s} {rate:9.0f} puzzles/s  {ratio}")
-        for label, runs in cli_runs.items():
-            if runs:  # the command's time a puzzle over the kernel's: best rounds and medians
-                best_extra = rates[KERNEL] / rates[label] - 1
-                median = statistics.median((many - one) / (args.cli - 1) for many, one in runs)
-                median_extra = median / statistics.median(kernel_rounds) - 1
+        for label, pairs in cli_runs.items():
+            if pairs:  # the command's time a puzzle over the kernel's on the same N puzzles
+                best_extra = min(many - one for many, one in pairs) / (args.cli - 1)
+                best_extra = best_extra / min(long_rounds) - 1
+                paired = [
+                    (many - one) / (args.cli - 1) / kernel - 1
+                    for (many, one), kernel in zip(pairs, long_rounds, strict=True)
+                ]
                 print(
-                    f"  {label}: over the kernel's time {100 * best_extra:+.1f} % (best rounds), "
-                    f"{100 * median_extra:+.1f} % (medians)"
+                    f"  {label}: over the kernel's time on the same {args.cli} puzzles "
+                    f"{100 * best_extra:+.1f} % (best rounds), "
+                    f"{100 * statistics.median(paired):+.1f} % (median of the rounds: "
+                    + ", ".join(f"{100 * extra:+.1f}" for extra in paired)
+                    + ")"
                 )
+        if splits:
+            print_split(splits, args.cli)
         if args.breakdown:
             print("  stages of the CLI's array path, CPU ms per 1000 puzzles:")
             for stage, seconds in breakdown(lines, args.rounds).items():
