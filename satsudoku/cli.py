@@ -47,6 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Importing only the chosen command keeps start-up to what it needs (no OR-Tools for a
     # bitmask solve, nothing of the commands for --help): see tests/test_import_graph.py.
     argv = sys.argv[1:] if argv is None else argv
+    _no_final_collection()
     args = build_parser(_chosen_command(argv)).parse_args(argv)
     from satsudoku.commands.common import check_rule_types
     from satsudoku.io.output import GuardedStdout, silence
@@ -79,6 +80,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"{where}{exc.strerror or exc}", EXIT_INPUT)
     finally:
         sys.stdout = stdout
+
+
+def _no_final_collection() -> None:
+    """At exit, move every object to the collector's permanent generation first, so that the
+    interpreter's last collections do not walk them: the process is ending, and nothing
+    satsudoku leaves behind needs a cycle collected to be flushed or removed (files are closed
+    by `with` blocks, standard output is flushed before `main` returns). Measured as CPU after
+    `main()` returned, one-puzzle `solve` at load 2-4: fast 0.43-0.50 s (Numba's objects) ->
+    0.03-0.04 s, sat 0.06-0.08 -> 0.014, bitmask 0.03-0.04 -> 0.01. Registered once a process
+    (tests call `main` many times in one)."""
+    global _FREEZE_AT_EXIT
+    if not _FREEZE_AT_EXIT:
+        import atexit
+        import gc
+
+        atexit.register(gc.freeze)
+        _FREEZE_AT_EXIT = True
+
+
+_FREEZE_AT_EXIT = False
 
 
 def _fail(message: str, code: int) -> int:
