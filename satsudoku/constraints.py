@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from satsudoku.deadline import building, check_building
 from satsudoku.errors import PuzzleError
@@ -557,6 +557,7 @@ class Contains:
 # Automata along a line: a layered MDD shared by the backends that post it natively.
 
 State = tuple[int, ...]  # states need a total order, so encodings number them the same each time
+V = TypeVar("V")  # a model's variable type (CP-SAT, MathOpt)
 SEARCH_LIMIT = 2_000_000  # digit orders a distinct-digit enumeration may search (9! = 362,880)
 # Transitions an unrolling may try (reached states × digits, summed over the cells): a 9×9
 # skyscraper clue tries under 2,000, a 25×25 one up to ~200,000; a 64×64 clue of 32 would try
@@ -576,6 +577,21 @@ class Layers:
     def digits(self, i: int) -> frozenset[Digit]:
         """The digits of position `i` on some accepted path: what GAC leaves there."""
         return frozenset(d for _, d, _ in self.arcs[i])
+
+    def arc_groups(
+        self, i: int, chosen: Sequence[V]
+    ) -> tuple[dict[Digit, list[V]], dict[State, list[V]], dict[State, list[V]]]:
+        """Position `i`'s arc variables (`chosen`, one per arc in order) grouped by the digit
+        each reads, the state it leaves and the state it enters: the path formulations of
+        CP-SAT and MIP tie digits to cells and balance each state's flow with these."""
+        reads: dict[Digit, list[V]] = {}
+        out: dict[State, list[V]] = {}
+        into: dict[State, list[V]] = {}
+        for a, (u, d, v) in zip(chosen, self.arcs[i], strict=True):
+            reads.setdefault(d, []).append(a)
+            out.setdefault(u, []).append(a)
+            into.setdefault(v, []).append(a)
+        return reads, out, into
 
     def paths(self) -> int:
         """How many digit sequences the layers accept (repeats allowed)."""

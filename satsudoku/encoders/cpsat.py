@@ -381,19 +381,13 @@ class _BooleanBuilder:
             r, c = automaton.cells[i]
             chosen = [self.model.new_bool_var("") for _ in arcs]
             self.model.add_exactly_one(chosen)
-            reads: dict[Digit, list[cp_model.IntVar]] = {}
-            out: dict[State, list[cp_model.IntVar]] = {}
-            for a, (u, d, _) in zip(chosen, arcs, strict=True):
-                reads.setdefault(d, []).append(a)
-                out.setdefault(u, []).append(a)
+            reads, out, entering = layers.arc_groups(i, chosen)
             for digit in range(1, self.n + 1):
                 self.model.add(sum(reads.get(digit, [])) == self.lit(r, c, digit))
             if i:
                 for u in layers.states[i]:
                     self.model.add(sum(into[u]) == sum(out[u]))
-            into = {}
-            for a, (_, _, v) in zip(chosen, arcs, strict=True):
-                into.setdefault(v, []).append(a)
+            into = entering
 
     def _sandwich(self, sandwich: Sandwich) -> None:
         """The SAT encoder's layout selectors: each implies its cells' digits, exactly one

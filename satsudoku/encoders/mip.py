@@ -325,11 +325,7 @@ class _Builder:
         for i, arcs in enumerate(layers.arcs):
             check(self.deadline)
             chosen = self._new_selectors(len(arcs), automaton)
-            reads: dict[Digit, list[mathopt.Variable]] = {}
-            out: dict[State, list[mathopt.Variable]] = {}
-            for a, (u, d, _) in zip(chosen, arcs, strict=True):
-                reads.setdefault(d, []).append(a)
-                out.setdefault(u, []).append(a)
+            reads, out, entering = layers.arc_groups(i, chosen)
             for digit in range(1, self.n + 1):
                 terms = reads.get(digit, [])
                 x = self.lit(automaton.cells[i], digit)
@@ -339,9 +335,7 @@ class _Builder:
                     self.model.add_linear_constraint(
                         mathopt.fast_sum(into[u]) - mathopt.fast_sum(out[u]) == 0
                     )
-            into = {}
-            for a, (_, _, v) in zip(chosen, arcs, strict=True):
-                into.setdefault(v, []).append(a)
+            into = entering
 
     def _contains(self, quad: Contains) -> None:
         """Each listed digit appears among the cells at least as often as it is listed."""
