@@ -660,9 +660,9 @@ class Automaton:
     encodings number them in a fixed order. Natively every solver posts the unrolled layers
     (`layers`, a layered MDD of a few hundred arcs, where a 9×9 skyscraper clue's Table has up
     to 118,124 rows): SAT with state and arc variables whose unit propagation is GAC on the
-    automaton, CP-SAT its AddAutomaton, MIP a flow over the arcs, the bitmask search a
-    forward/backward pass. The exact fallback is the Table of accepted tuples, enumerated
-    depth-first along the live layers.
+    automaton, CP-SAT a chain of (state, digit, state) tables or a path of arc Booleans, MIP a
+    flow over the arcs, the bitmask search a forward/backward pass. The exact fallback is the
+    Table of accepted tuples, enumerated depth-first along the live layers.
     """
 
     cells: tuple[Cell, ...]
@@ -672,13 +672,22 @@ class Automaton:
     accepting: Callable[[State], bool] = field(compare=False)
     label: str = ""  # compared: it tells automata on the same cells apart (e.g. "sees 3")
     distinct: bool = False
+    # The layers over every digit, once unrolled: the rule unrolls a clue as it posts it (to
+    # refuse one too large before any encoding), and the backend that reads it then reuses them.
+    _unrolled: list[Layers] = field(default_factory=list, compare=False, repr=False)
 
     def layers(self, domains: Sequence[Iterable[Digit]] | None = None) -> Layers:
-        """The live layers over per-cell `domains` (all digits 1..size when None); distinct
-        digits are not taken into account (the houses or an AllDifferent say that)."""
-        if domains is None:
-            domains = [range(1, self.size + 1)] * len(self.cells)
-        return unroll(self.start, self.step, self.accepting, domains, self.label or str(self))
+        """The live layers over per-cell `domains` (all digits 1..size when None, computed
+        once); distinct digits are not taken into account (the houses or an AllDifferent say
+        that)."""
+        if domains is not None:
+            return unroll(self.start, self.step, self.accepting, domains, self.label or str(self))
+        if not self._unrolled:
+            every = [range(1, self.size + 1)] * len(self.cells)
+            self._unrolled.append(
+                unroll(self.start, self.step, self.accepting, every, self.label or str(self))
+            )
+        return self._unrolled[0]
 
     def accepts(self, digits: Sequence[Digit]) -> bool:
         """Whether the automaton accepts this digit sequence (`distinct` not included)."""
