@@ -756,3 +756,18 @@ class Automaton:
     def __str__(self) -> str:
         what = self.label or "automaton"
         return f"{what}({', '.join(map(cell_name, self.cells))})"
+
+
+# The built-in kinds whose exact decomposition holds a Table: never all-different groups alone,
+# so a backend that takes groups only can refuse them without building their tables.
+NEEDS_TABLES: tuple[type, ...] = (
+    Table,
+    Less,
+    Pair,
+    DigitSets,
+    Sum,
+    Sandwich,
+    Between,
+    Contains,
+    Automaton,
+)

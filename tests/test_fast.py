@@ -203,6 +203,18 @@ def test_rules_outside_the_family_are_refused_in_one_line() -> None:
     assert fast.supports(windoku) is None
 
 
+def test_a_rule_whose_table_would_be_too_large_is_refused_not_an_error() -> None:
+    """The published little killer's 42 along a 9-cell diagonal decomposes into more rows than
+    the Table limit: deciding support once built that table and raised, so `--backend all`
+    refused the puzzle. Support is now decided without building it, and `all` solves it."""
+    (puzzle,) = read_puzzles(REPO / "models" / "variants" / "real" / "littlekiller.json")
+    reason = fast.supports(puzzle)
+    assert reason is not None and "'littlekiller'" in reason and "\n" not in reason
+    result = CrossCheckBackend(["sat", "fast"]).solve(puzzle)
+    assert result.status is Status.UNIQUE and result.stats["fast_status"] == "skipped"
+    assert result.solutions == (puzzle.solution,)
+
+
 def test_backend_all_skips_it_for_other_rules(capsys: pytest.CaptureFixture[str]) -> None:
     killer = REPO / "models" / "variants" / "killer" / "killer-6x6.json"
     (puzzle,) = read_puzzles(killer)

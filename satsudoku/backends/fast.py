@@ -21,8 +21,16 @@ import numpy.typing as npt
 
 from satsudoku import verify_compiled
 from satsudoku.backends import fast_kernel
-from satsudoku.constraints import CORE_KINDS, AllDifferent, Allowed, Constraint, lower
-from satsudoku.errors import UnsupportedPuzzleError
+from satsudoku.constraints import (
+    CORE_KINDS,
+    NEEDS_TABLES,
+    AllDifferent,
+    Allowed,
+    Constraint,
+    Decomposable,
+    lower,
+)
+from satsudoku.errors import PuzzleError, UnsupportedPuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
@@ -65,19 +73,34 @@ class Structure:
 
 
 def outside_family(puzzle: Puzzle) -> str | None:
-    """Why the fast backend cannot take `puzzle` (naming the first such rule), or None."""
+    """Why the fast backend cannot take `puzzle` (naming the first such rule), or None.
+
+    A rule is walked down its decompositions only while they may still end in all-different
+    groups: the built-in kinds beyond them decompose into Tables alone, and building those to
+    say no cost seconds (a little killer's diagonal: a 200,001-row table, refused as too large,
+    which made `--backend all` refuse the puzzle)."""
     for rule in puzzle.rules:
-        try:
-            parts = lower(rule.constraints(puzzle.shape), puzzle.shape, CORE_KINDS)
-        except TypeError:
-            parts = []
-        if not all(isinstance(c, AllDifferent | Allowed) for c in parts):
+        if not all(_in_family(c, puzzle.shape) for c in rule.constraints(puzzle.shape)):
             name = str(rule.to_spec().get("type", type(rule).__name__))
             return (
                 f"the fast backend takes all-different rules only ({FAMILY}); rule {name!r} is "
                 "not one: use --backend bitmask, sat or cpsat"
             )
     return None
+
+
+def _in_family(constraint: Constraint, shape: Shape) -> bool:
+    """Whether `constraint` is all-different groups and allowed digits only, decomposed as far
+    as needed (a plugin's kind may decompose into groups)."""
+    if isinstance(constraint, AllDifferent | Allowed):
+        return True
+    if isinstance(constraint, NEEDS_TABLES) or not isinstance(constraint, Decomposable):
+        return False
+    try:
+        parts = constraint.decompose(shape)
+    except PuzzleError:  # too large to decompose: it is not a few groups either
+        return False
+    return all(_in_family(part, shape) for part in parts)
 
 
 def build_structure(shape: Shape, constraints: Iterable[Constraint]) -> Structure:
