@@ -12,6 +12,11 @@ from itertools import combinations
 from satsudoku.logic.state import Board, Layout
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
+try:  # the compiled search needs Numba (the `fast` extra); without it, _search runs
+    from satsudoku.logic import compiled_chains
+except ImportError:
+    compiled_chains = None  # type: ignore[assignment]
+
 SKYSCRAPER, KITE, TURBOT = 4.0, 4.1, 4.2
 X_CHAIN, XY_CHAIN, AIC = 6.5, 6.6, 7.0
 MAX_NODES = 24  # longer chains exist, but a person does not follow them; forcing comes next
@@ -120,10 +125,6 @@ class _Graph:
                     strong[p].add(q)
                     strong[q].add(p)
 
-    def name(self, v: int) -> str:
-        cell, d = divmod(v, self.n)
-        return f"({d + 1}){self.board.layout.name(cell)}"
-
 
 # same_cell -> (layout, candidates and values, links) of the last board seen
 _WEAK_CACHE: dict[bool, tuple[Layout, tuple[int, ...], dict[int, set[int]]]] = {}
@@ -177,28 +178,59 @@ class _WeakLinks(dict[int, set[int]]):
 
 def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Finder:
     def find(board: Board) -> Step | None:
-        graph = _Graph(board, kind)
-        best: tuple[int, list[int], tuple[tuple[int, int], ...]] | None = None
-        for start in graph.nodes:
-            if board.expired():
-                return None
-            if not graph.strong[start]:
-                continue
-            limit = best[0] if best else MAX_NODES
-            found = _search(graph, start, limit, same_digit=digit_filter)
-            if found is not None:
-                best = found
+        if compiled_chains is not None and compiled_chains.ORDER_MATCHES:
+            best = _compiled_best(board, kind, digit_filter)
+        else:
+            best = _best(board, kind, digit_filter)
         if best is None:
             return None
         length, path, gone = best
-        links = [graph.name(path[0])]
+        links = [_name(board, path[0])]
         for i, v in enumerate(path[1:]):
-            links.append(("=" if i % 2 == 0 else "-") + graph.name(v))
+            links.append(("=" if i % 2 == 0 else "-") + _name(board, v))
         text = f"{title}: {' '.join(links)}: {removal_text(board.layout, gone)}"
         return Step(title, round(base + length_bonus(length), 1), text, eliminations=gone)
 
     find.__doc__ = f"The shortest {title} that removes something."
     return find
+
+
+Found = tuple[int, list[int], tuple[tuple[int, int], ...]]  # length, nodes, eliminations
+
+
+def _name(board: Board, v: int) -> str:
+    cell, d = divmod(v, board.n)
+    return f"({d + 1}){board.layout.name(cell)}"
+
+
+def _best(board: Board, kind: str, digit_filter: bool) -> Found | None:
+    """The last start's chain among the shortest (the reference search)."""
+    graph = _Graph(board, kind)
+    best: Found | None = None
+    for start in graph.nodes:
+        if board.expired():
+            return None
+        if not graph.strong[start]:
+            continue
+        limit = best[0] if best else MAX_NODES
+        found = _search(graph, start, limit, same_digit=digit_filter)
+        if found is not None:
+            best = found
+    return best
+
+
+def _compiled_best(board: Board, kind: str, digit_filter: bool) -> Found | None:
+    """`_best` in compiled code (the same chain; the clock is read once, before)."""
+    if board.expired():
+        return None
+    found = compiled_chains.search(
+        board.cands, board.values, board.layout, kind, digit_filter, MAX_NODES
+    )
+    if found is None:
+        return None
+    length, path, gone = found
+    n = board.n
+    return length, path, tuple((v // n, v % n + 1) for v in gone)
 
 
 def _search(

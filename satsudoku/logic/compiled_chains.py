@@ -1,0 +1,339 @@
+"""The X-chain, XY-chain and AIC searches in compiled form (Numba, when it is installed).
+
+`chains._search` walks each node's links in the order Python's sets list them, and that order
+decides which of two equally short chains a step names. Small ints hash to themselves, so a
+set's order follows from the order its members were added: `_set_order` replays CPython's
+open-addressing table (the probe sequence, the growth when two thirds are filled) to list each
+link set as the interpreter would. `ORDER_MATCHES` checks that replay against this interpreter
+at import; where it differs (another CPython), `chains` keeps its Python search.
+`chains.py` stays the reference; tests/test_logic_speed.py compares the two step by step.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.logic import compiled_multiple
+from satsudoku.logic.state import Layout
+
+_SAVED_CACHE_DIR = config.CACHE_DIR
+if CACHE_DIR is not None:
+    config.CACHE_DIR = CACHE_DIR
+
+LINEAR_PROBES, PERTURB_SHIFT, MIN_SIZE = 9, 5, 8  # CPython's setobject.c
+
+
+@njit(cache=CACHE_DIR is not None)
+def _free_slot(table: Any, mask: int, key: int) -> int:
+    """Where set_insert_clean puts `key` (a table with no equal key)."""
+    i = key & mask
+    perturb = key
+    while True:
+        if table[i] < 0:
+            return i
+        if i + LINEAR_PROBES <= mask:
+            for j in range(i + 1, i + LINEAR_PROBES + 1):
+                if table[j] < 0:
+                    return j
+        perturb >>= PERTURB_SHIFT
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@njit(cache=CACHE_DIR is not None)
+def _set_order(seq: Any, count: int, table: Any, old: Any, out: Any) -> int:
+    """The members of a set built by adding seq[:count] (non-negative ints) in that order, in
+    the order the set iterates them, written to `out`; returns how many."""
+    mask = MIN_SIZE - 1
+    table[:MIN_SIZE] = -1
+    used = 0
+    for k in range(count):
+        key = seq[k]
+        i = key & mask
+        perturb = key
+        slot = -1
+        present = False
+        while slot < 0 and not present:
+            probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
+            for j in range(i, i + probes + 1):
+                if table[j] < 0:
+                    slot = j
+                    break
+                if table[j] == key:
+                    present = True
+                    break
+            perturb >>= PERTURB_SHIFT
+            i = (i * 5 + 1 + perturb) & mask
+        if present:
+            continue
+        table[slot] = key
+        used += 1
+        if used * 5 >= mask * 3:  # set_table_resize(so, used * 4)
+            size = MIN_SIZE
+            while size <= used * 4:
+                size <<= 1
+            old_mask = mask
+            old[: old_mask + 1] = table[: old_mask + 1]
+            mask = size - 1
+            table[:size] = -1
+            for j in range(old_mask + 1):
+                if old[j] >= 0:
+                    table[_free_slot(table, mask, old[j])] = old[j]
+    k = 0
+    for j in range(mask + 1):
+        if table[j] >= 0:
+            out[k] = table[j]
+            k += 1
+    return k
+
+
+@njit(cache=CACHE_DIR is not None)
+def _weak(
+    v: int,
+    cands: Any,
+    values: Any,
+    n: int,
+    peers: Any,
+    n_peers: Any,
+    same_cell: bool,
+    scratch: Any,
+    w_adj: Any,
+    w_len: Any,
+) -> None:
+    """`chains._WeakLinks.__missing__`: node v's weak links, in its set's order."""
+    seq, table, old = scratch
+    cell = v // n
+    d = v - cell * n
+    count = 0
+    if same_cell:
+        mask = cands[cell]
+        for e in range(n):
+            if mask >> e & 1 and e != d:
+                seq[count] = cell * n + e
+                count += 1
+    bit = 1 << d
+    for k in range(n_peers[cell]):
+        p = peers[cell, k]
+        if values[p] == 0 and cands[p] & bit:
+            seq[count] = p * n + d
+            count += 1
+    w_len[v] = _set_order(seq, count, table, old, w_adj[v])
+
+
+@njit(cache=CACHE_DIR is not None)
+def _search(
+    cands: Any,
+    values: Any,
+    n: int,
+    peers: Any,
+    n_peers: Any,
+    houses_of: Any,
+    house_cells: Any,
+    bivalue_links: bool,
+    house_links: bool,
+    same_cell: bool,
+    same_digit: bool,
+    max_nodes: int,
+    path: Any,
+    gone: Any,
+) -> Any:
+    """`chains._chain_finder`'s loop over start nodes: (length, path length, eliminations),
+    length 0 when no chain removes anything; the chain's nodes in `path`, the removed
+    candidates' nodes (ascending) in `gone`."""
+    cells = cands.shape[0]
+    nodes = cells * n
+    width = n + n_peers.max() + houses_of.shape[1]
+    size = MIN_SIZE
+    while size <= 4 * width:
+        size <<= 1
+    seq = np.empty(width, dtype=np.int64)
+    scratch = (seq, np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64))
+    # Strong links: added as chains._Graph adds them, then listed in their sets' order.
+    s_seq = np.empty((nodes, 1 + houses_of.shape[1]), dtype=np.int64)
+    s_cnt = np.zeros(nodes, dtype=np.int64)
+    if bivalue_links:
+        for c in range(cells):
+            mask = cands[c]
+            if values[c] == 0 and mask != 0 and mask & (mask - 1) != 0:
+                low = 0
+                while not mask >> low & 1:
+                    low += 1
+                high = low + 1
+                while not mask >> high & 1:
+                    high += 1
+                if mask >> (high + 1) == 0:
+                    a, b = c * n + low, c * n + high
+                    s_seq[a, s_cnt[a]] = b
+                    s_cnt[a] += 1
+                    s_seq[b, s_cnt[b]] = a
+                    s_cnt[b] += 1
+    if house_links:
+        for h in range(house_cells.shape[0]):
+            once = twice = thrice = 0
+            for k in range(n):
+                c = house_cells[h, k]
+                if values[c] == 0:
+                    mask = cands[c]
+                    thrice |= twice & mask
+                    twice |= once & mask
+                    once |= mask
+            pairs = twice & ~thrice
+            for d in range(n):
+                if not pairs >> d & 1:
+                    continue
+                p = q = -1
+                for k in range(n):
+                    c = house_cells[h, k]
+                    if values[c] == 0 and cands[c] >> d & 1:
+                        if p < 0:
+                            p = c * n + d
+                        else:
+                            q = c * n + d
+                s_seq[p, s_cnt[p]] = q
+                s_cnt[p] += 1
+                s_seq[q, s_cnt[q]] = p
+                s_cnt[q] += 1
+    s_adj = np.empty_like(s_seq)
+    s_len = np.zeros(nodes, dtype=np.int64)
+    for v in range(nodes):
+        if s_cnt[v]:
+            s_len[v] = _set_order(s_seq[v], s_cnt[v], scratch[1], scratch[2], s_adj[v])
+    w_adj = np.empty((nodes, n - 1 + n_peers.max() + 1), dtype=np.int64)
+    w_len = np.full(nodes, -1, dtype=np.int64)
+    seen = np.full(2 * nodes, -1, dtype=np.int64)
+    parent = np.empty(2 * nodes, dtype=np.int64)
+    near = np.full(nodes, -1, dtype=np.int64)  # tagged: a weak neighbour of the start
+    queue = np.empty(2 * nodes, dtype=np.int64)
+    depth = np.empty(2 * nodes, dtype=np.int64)
+    found = np.empty(gone.shape[0], dtype=np.int64)
+    best = 0
+    best_path = 0
+    best_gone = 0
+    for start in range(nodes):
+        cell = start // n
+        if values[cell] or not cands[cell] >> (start - cell * n) & 1 or s_len[start] == 0:
+            continue
+        limit = best if best else max_nodes
+        if w_len[start] < 0:
+            _weak(start, cands, values, n, peers, n_peers, same_cell, scratch, w_adj, w_len)
+        for k in range(w_len[start]):
+            near[w_adj[start, k]] = start
+        first = 2 * start
+        seen[first] = start
+        parent[first] = -1
+        queue[0] = first
+        depth[0] = 1
+        head, tail = 0, 1
+        hit = -1
+        hits = 0
+        while head < tail and hit < 0:
+            state = queue[head]
+            length = depth[head]
+            head += 1
+            if length >= limit:
+                break
+            node = state >> 1
+            truth = state & 1
+            if truth:
+                if w_len[node] < 0:
+                    _weak(node, cands, values, n, peers, n_peers, same_cell, scratch, w_adj, w_len)
+                links = w_adj[node, : w_len[node]]
+            else:
+                links = s_adj[node, : s_len[node]]
+            for nxt in links:
+                after = 2 * nxt + 1 - truth
+                if seen[after] == start or truth and s_len[nxt] == 0:
+                    continue
+                seen[after] = start
+                parent[after] = state
+                if not truth and nxt != start and (not same_digit or (nxt - start) % n == 0):
+                    if w_len[nxt] < 0:
+                        _weak(
+                            nxt, cands, values, n, peers, n_peers, same_cell, scratch, w_adj, w_len
+                        )
+                    hits = 0
+                    for k in range(w_len[nxt]):
+                        v = w_adj[nxt, k]
+                        if near[v] == start and v != start and v != nxt:
+                            found[hits] = v
+                            hits += 1
+                    if hits:
+                        hit = after
+                        best = length + 1
+                        break
+                queue[tail] = after
+                depth[tail] = length + 1
+                tail += 1
+        if hit < 0:
+            continue
+        gone[:hits] = np.sort(found[:hits])
+        best_gone = hits
+        best_path = 0
+        state = hit
+        while state != -1:
+            path[best_path] = state >> 1
+            best_path += 1
+            state = parent[state]
+        path[:best_path] = path[:best_path][::-1].copy()
+    return best, best_path, best_gone
+
+
+def search(
+    cands: list[int],
+    values: list[int],
+    layout: Layout,
+    kind: str,
+    same_digit: bool,
+    max_nodes: int,
+) -> tuple[int, list[int], list[int]] | None:
+    """`_search` from Python: (length, the chain's nodes, the removed nodes) or None."""
+    peers, n_peers, houses_of, house_cells = compiled_multiple.tables(layout)
+    n = layout.n
+    path = np.empty(max_nodes + 2, dtype=np.int64)
+    gone = np.empty(n - 1 + int(n_peers.max()) + 1, dtype=np.int64)
+    length, path_len, gone_len = _search(
+        np.array(cands, dtype=np.int64),
+        np.array(values, dtype=np.int64),
+        n,
+        peers,
+        n_peers,
+        houses_of,
+        house_cells,
+        kind in ("xy", "aic"),
+        kind in ("x", "aic"),
+        kind != "x",
+        same_digit,
+        max_nodes,
+        path,
+        gone,
+    )
+    if not length:
+        return None
+    return int(length), path[:path_len].tolist(), gone[:gone_len].tolist()
+
+
+def _order_matches() -> bool:
+    """Whether `_set_order` lists sets as this interpreter does (random small-int sets of
+    the sizes and spreads the chains build)."""
+    rng = random.Random(7)
+    table, old = np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64)
+    out = np.empty(200, dtype=np.int64)
+    for trial in range(300):
+        count = rng.randint(1, 60 if trial % 3 else 200)
+        seq = [rng.randrange(16 if trial % 2 else 15625) for _ in range(count)]
+        made: set[int] = set()
+        for key in seq:
+            made.add(key)
+        k = _set_order(np.array(seq, dtype=np.int64), count, table, old, out)
+        if out[:k].tolist() != list(made):
+            return False
+    return True
+
+
+ORDER_MATCHES = _order_matches()
+
+config.CACHE_DIR = _SAVED_CACHE_DIR
