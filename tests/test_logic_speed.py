@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
-from satsudoku.logic import chains, forcing, franken, multiple
+from satsudoku.logic import chains, fish, forcing, franken, multiple
 from satsudoku.logic.solver import (
     TECHNIQUE_NAMES,
     TECHNIQUES,
@@ -244,3 +244,26 @@ def test_compiled_chains_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) ->
                 break
             result.steps[0].apply(board)
     assert found == 338
+
+
+@pytest.mark.skipif(vars(fish)["compiled_fish"] is None, reason="the compiled fish need numba")
+def test_compiled_fish_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled fish search gives fish_steps' first fish (or none), basic and finned, of
+    every size, step after step of bundled top1465 puzzle 4, on the board and per-digit views
+    (a finned fish's fin boxes met in the order Python's set lists them)."""
+    finders = [fish.fish(k, finned=f) for k in (2, 3, 4) for f in (False, True)]
+    board = Board.from_puzzle(parse_line(LINES[3], ReadOptions()))
+    found = 0
+    for number, step in enumerate(solve_logically(board.copy()).steps):
+        step.apply(board)
+        if number < 30 or number % 3:
+            continue  # the first boards: the Python jellyfish take long
+        views = [board, _digit_view(board, 0b1000), _digit_view(board, 0b111110111)]
+        for finder in finders:
+            for view in views:
+                fast = finder(view)
+                with monkeypatch.context() as patch:
+                    patch.setattr(fish, "compiled_fish", None)
+                    assert finder(view) == fast
+                found += fast is not None
+    assert found == 63  # 47 finned

@@ -178,7 +178,7 @@ class _WeakLinks(dict[int, set[int]]):
 
 def _chain_finder(kind: str, base: float, title: str, digit_filter: bool) -> Finder:
     def find(board: Board) -> Step | None:
-        if compiled_chains is not None and compiled_chains.ORDER_MATCHES:
+        if compiled_chains is not None and compiled_chains.usable(board.n):
             best = _compiled_best(board, kind, digit_filter)
         else:
             best = _best(board, kind, digit_filter)

@@ -335,5 +335,13 @@ def _order_matches() -> bool:
 
 
 ORDER_MATCHES = _order_matches()
+WIDEST = 62  # digits a candidate mask may hold in an int64
+
+
+def usable(n: int) -> bool:
+    """Whether the compiled searches take an n×n board: candidate masks must fit an int64,
+    and set orders must be this interpreter's."""
+    return ORDER_MATCHES and n <= WIDEST
+
 
 config.CACHE_DIR = _SAVED_CACHE_DIR

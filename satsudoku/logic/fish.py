@@ -10,6 +10,11 @@ from itertools import combinations
 from satsudoku.logic.state import Board, Layout
 from satsudoku.logic.step import Finder, Step, removal_text
 
+try:  # the compiled search needs Numba (the `fast` extra); without it, fish_steps runs
+    from satsudoku.logic import compiled_chains, compiled_fish
+except ImportError:
+    compiled_fish = None  # type: ignore[assignment]
+
 NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 LEVEL = {2: 3.2, 3: 3.8, 4: 5.2}
 # Sudoku Explainer has no finned fish (it finds them as chains); these figures place them
@@ -100,8 +105,7 @@ def _crosses(mask: int) -> list[int]:
 def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
     """Every (finned) fish of `size` base lines, rows first then columns."""
     n = board.n
-    box_of = board.layout.box_of
-    segments, box_bits, cross_bits = _tables(board)
+    segments, box_bits, _cross_bits = _tables(board)
     across, down = _places(board)
     full = (1 << n) - 1
     for digit in range(1, n + 1):
@@ -134,29 +138,50 @@ def fish_steps(board: Board, size: int, *, finned: bool) -> Iterator[Step]:
                     cleared = outside, box_bits[by_rows]
                     covers = _finned_covers(base, size, segments[by_rows], cleared)
                 for cover, box in covers:
-                    # Cover places off the base; with fins (all in `box`), in that box only.
-                    gone = 0
-                    for cross in cover:
-                        gone |= outside & cross_bits[cross]
-                    cells = []
-                    while gone:
-                        low = gone & -gone
-                        gone ^= low
-                        cell = _cell(n, *divmod(low.bit_length() - 1, n), by_rows)
-                        if box < 0 or box_of[cell] == box:
-                            cells.append(cell)
-                    if cells:
-                        fins = _fins(board, base, cover, box, by_rows, box_of) if box >= 0 else []
-                        yield _step(
-                            board,
-                            digit,
-                            size,
-                            by_rows,
-                            {ln for ln, _ in base},
-                            cover,
-                            fins,
-                            tuple((cell, digit) for cell in sorted(cells)),
-                        )
+                    step = _cover_step(board, digit, size, by_rows, base, outside, cover, box)
+                    if step is not None:
+                        yield step
+
+
+def _cover_step(
+    board: Board,
+    digit: int,
+    size: int,
+    by_rows: bool,
+    base: tuple[tuple[int, int], ...],
+    outside: int,
+    cover: frozenset[int],
+    box: int,
+) -> Step | None:
+    """The fish on `base` and `cover` (with fins in `box`, or none if box < 0), if it clears
+    something: the cover's places off the base lines (`outside`: the digit's places there),
+    with fins in that box only."""
+    n = board.n
+    cross_bits = _tables(board)[2]
+    gone = 0
+    for cross in cover:
+        gone |= outside & cross_bits[cross]
+    box_of = board.layout.box_of
+    cells = []
+    while gone:
+        low = gone & -gone
+        gone ^= low
+        cell = _cell(n, *divmod(low.bit_length() - 1, n), by_rows)
+        if box < 0 or box_of[cell] == box:
+            cells.append(cell)
+    if not cells:
+        return None
+    fins = _fins(board, base, cover, box, by_rows, box_of) if box >= 0 else []
+    return _step(
+        board,
+        digit,
+        size,
+        by_rows,
+        {ln for ln, _ in base},
+        cover,
+        fins,
+        tuple((cell, digit) for cell in sorted(cells)),
+    )
 
 
 def _finned_covers(
@@ -266,7 +291,30 @@ def _step(
 
 def fish(size: int, *, finned: bool = False) -> Finder:
     def find(board: Board) -> Step | None:
+        if compiled_fish is not None and compiled_chains.usable(board.n):
+            return _compiled_first(board, size, finned)
         return next(fish_steps(board, size, finned=finned), None)
 
     find.__doc__ = f"The first {'finned ' if finned else ''}{NAMES[size]}."
     return find
+
+
+def _compiled_first(board: Board, size: int, finned: bool) -> Step | None:
+    """`fish_steps`' first step, found in compiled code and worded here."""
+    if board.expired():
+        return None
+    segments = _tables(board)[0]
+    found = compiled_fish.search(board.cands, board.values, board.layout, segments, size, finned)
+    if found is None:
+        return None
+    digit, by_rows, cover, box, lines = found
+    n, full = board.n, (1 << board.n) - 1
+    across, down = _places(board)
+    places = (across if by_rows else down)[digit - 1]
+    base = tuple((ln, places >> (ln * n) & full) for ln in lines)
+    outside = places
+    for ln in lines:
+        outside &= ~(full << (ln * n))
+    step = _cover_step(board, digit, size, by_rows, base, outside, frozenset(_crosses(cover)), box)
+    assert step is not None, "the compiled fish clears nothing"
+    return step
