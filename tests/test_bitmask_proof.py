@@ -6,6 +6,7 @@ tampered with."""
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -74,21 +75,50 @@ def test_hardest_puzzles_are_certified_by_their_search_tree(tmp_path: Path) -> N
     assert certificate.lemma_count >= plain.stats["nodes"] + plain.stats["backtracks"]
 
 
-def test_unsatisfiable_puzzles_are_certified(tmp_path: Path) -> None:
-    """All ten ':0' lines of tdoku's labelled set; line 21 needs search, not propagation."""
+LINE_21 = TDOKU.read_text().splitlines()[20].split(":")[0]  # unsatisfiable; needs search
+
+
+@pytest.fixture(scope="module")
+def line_21(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[SatCertificate, dict[str, Any], Path]:
+    """Line 21's certificate, written and accepted by both checkers once per worker (four tests
+    read it; certifying it is ~0.7 s of CPU). Tests that change the files copy the folder."""
+    folder = tmp_path_factory.mktemp("line21") / "u"
+    certificate, manifest = certified(puzzle_from_line(LINE_21, Shape(3, 3)), folder)
+    return certificate, manifest, folder
+
+
+def _unsatisfiable_lines() -> list[str]:
     lines = [line.split(":")[0] for line in TDOKU.read_text().splitlines() if line.endswith(":0")]
     assert len(lines) == 10
-    for line in lines:
+    return lines
+
+
+def test_unsatisfiable_puzzles_are_certified(
+    line_21: tuple[SatCertificate, dict[str, Any], Path],
+) -> None:
+    """All ten ':0' lines of tdoku's labelled set have a certificate; line 21, which needs
+    search, not propagation, is accepted by both checkers (the other nine: the slow test)."""
+    for line in _unsatisfiable_lines():
         found = prove_by_search(puzzle_from_line(line, Shape(3, 3)))
         assert found.status == "unsatisfiable" and found.certificate is not None
-        assert refutes(found.certificate)
-    line = TDOKU.read_text().splitlines()[20].split(":")[0]
-    certificate, manifest = certified(puzzle_from_line(line, Shape(3, 3)), tmp_path / "u")
+    certificate, manifest, _ = line_21
     assert manifest["status"] == "unsatisfiable" and certificate.solution is None
     verdict = check_drat(certificate.clauses, parse_drat("\n".join(certificate.proof)))
     assert verdict.ok and verdict.checked > 1  # a real refutation, not propagation alone
 
 
+@pytest.mark.slow
+def test_every_unsatisfiable_certificate_refutes() -> None:
+    """satsudoku's checker on each of the ten proofs (~2.5 s of CPU: line 21 covers the path
+    by default)."""
+    for line in _unsatisfiable_lines():
+        found = prove_by_search(puzzle_from_line(line, Shape(3, 3)))
+        assert found.certificate is not None and refutes(found.certificate)
+
+
+@pytest.mark.slow  # ~2.8 s CPU; the search's proof is the same code on 9x9 and 6x6 by default
 def test_16x16_is_certified(tmp_path: Path) -> None:
     puzzle = puzzle_from_line((BUNDLED / "16x16-acwing169-sample.txt").read_text())
     found = prove_by_search(puzzle)
@@ -164,10 +194,12 @@ def test_variant_proofs_with_lemmas_pass_the_independent_checker(name: str, tmp_
     assert certificate.lemma_count > 1
 
 
-def test_tampered_search_proofs_are_rejected(tmp_path: Path) -> None:
-    line = TDOKU.read_text().splitlines()[20].split(":")[0]
+def test_tampered_search_proofs_are_rejected(
+    line_21: tuple[SatCertificate, dict[str, Any], Path], tmp_path: Path
+) -> None:
+    _, manifest, written = line_21
     folder = tmp_path / "u"
-    certificate, manifest = certified(puzzle_from_line(line, Shape(3, 3)), folder)
+    shutil.copytree(written, folder)
     proof = (folder / "proof.drat").read_text()
     clauses = parse_dimacs((folder / "formula.cnf").read_text())[1]
     steps = parse_drat(proof)
@@ -268,19 +300,17 @@ def test_prove_cli_reports_several_solutions_and_wrong_encodings(
     assert code != 0 and "extended encoding" in capsys.readouterr().err
 
 
-def test_drat_trim_agrees_where_installed(tmp_path: Path) -> None:
-    line = TDOKU.read_text().splitlines()[20].split(":")[0]
-    folder = tmp_path / "u"
-    certified(puzzle_from_line(line, Shape(3, 3)), folder)
-    verdict = run_drat_trim(folder)
+def test_drat_trim_agrees_where_installed(
+    line_21: tuple[SatCertificate, dict[str, Any], Path],
+) -> None:
+    verdict = run_drat_trim(line_21[2])
     if verdict is None:
         pytest.skip("drat-trim is not on PATH (no Debian or PyPI package; dratify checked it)")
     assert verdict == "verified"
 
 
 def test_the_verdict_matches_every_backend() -> None:
-    line = TDOKU.read_text().splitlines()[20].split(":")[0]
-    puzzle = puzzle_from_line(line, Shape(3, 3))
+    puzzle = puzzle_from_line(LINE_21, Shape(3, 3))
     assert prove_by_search(puzzle).status == "unsatisfiable"
     for name in ("sat", "cpsat"):
         assert get_backend(name).solve(puzzle).status is Status.UNSATISFIABLE
