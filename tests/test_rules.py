@@ -22,37 +22,59 @@ Predicate = Callable[[Rows], bool]
 
 
 def _grids(box_rows: int, box_cols: int, first: tuple[int, ...] | None) -> Iterator[Rows]:
-    """Plain cell-by-cell backtracking: deliberately shares no code with satsudoku."""
+    """Plain cell-by-cell backtracking: deliberately shares no code with satsudoku. Digits are
+    tried in increasing order, cells row by row; the grids are collected by a recursive function
+    (not nested generators, whose yields pass through every level: 1.4 s for the 39,168 6x6
+    grids, about a quarter of that this way)."""
     n = box_rows * box_cols
     full = (1 << n) - 1
     used_row, used_col, used_box = [0] * n, [0] * n, [0] * n
-    grid = [[0] * n for _ in range(n)]
+    flat = [0] * (n * n)
+    cells = [(r, c, (r // box_rows) * box_rows + c // box_cols) for r in range(n) for c in range(n)]
+    bits = [(1 << d, d + 1) for d in range(n)]
+    found: list[Rows] = []
 
-    def box(r: int, c: int) -> int:
-        return (r // box_rows) * box_rows + c // box_cols
+    def last_row() -> None:
+        """Each cell of the last row has one digit its column lacks: keep the row if those
+        digits differ and fit their boxes."""
+        row, taken, box_taken = [], 0, used_box[:]
+        for c in range(n):
+            bit = full & ~used_col[c]
+            b = cells[n * (n - 1) + c][2]
+            if taken & bit or box_taken[b] & bit:
+                return
+            taken |= bit
+            box_taken[b] |= bit
+            row.append(bit.bit_length())
+        rows = [tuple(flat[r * n : r * n + n]) for r in range(n - 1)]
+        found.append((*rows, tuple(row)))
 
-    def toggle(r: int, c: int, d: int) -> None:
-        bit = 1 << (d - 1)
-        used_row[r] ^= bit
-        used_col[c] ^= bit
-        used_box[box(r, c)] ^= bit
-        grid[r][c] = d if grid[r][c] == 0 else 0
-
-    def extend(i: int) -> Iterator[Rows]:
-        if i == n * n:
-            yield tuple(tuple(row) for row in grid)
+    def extend(i: int) -> None:
+        if i == n * (n - 1):
+            last_row()
             return
-        r, c = divmod(i, n)
-        free = full & ~(used_row[r] | used_col[c] | used_box[box(r, c)])
-        for d in range(1, n + 1):
-            if free >> (d - 1) & 1:
-                toggle(r, c, d)
-                yield from extend(i + 1)
-                toggle(r, c, d)
+        r, c, b = cells[i]
+        free = full & ~(used_row[r] | used_col[c] | used_box[b])
+        for bit, d in bits:
+            if free & bit:
+                used_row[r] |= bit
+                used_col[c] |= bit
+                used_box[b] |= bit
+                flat[i] = d
+                extend(i + 1)
+                used_row[r] ^= bit
+                used_col[c] ^= bit
+                used_box[b] ^= bit
+        flat[i] = 0
 
     for c, d in enumerate(first or ()):
-        toggle(0, c, d)
-    yield from extend(len(first or ()))
+        bit = 1 << (d - 1)
+        used_row[0] |= bit
+        used_col[c] |= bit
+        used_box[cells[c][2]] |= bit
+        flat[c] = d
+    extend(len(first or ()))
+    return iter(found)
 
 
 @cache
