@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
-from satsudoku.logic import chains, fish, forcing, franken, multiple
+from satsudoku.logic import chains, fish, forcing, franken, locked, multiple, subsets, wings
 from satsudoku.logic.solver import (
     TECHNIQUE_NAMES,
     TECHNIQUES,
@@ -267,3 +267,32 @@ def test_compiled_fish_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) -> N
                     assert finder(view) == fast
                 found += fast is not None
     assert found == 63  # 47 finned
+
+
+@pytest.mark.skipif(vars(subsets)["compiled_easy"] is None, reason="the compiled scans need numba")
+def test_compiled_scans_give_the_python_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Subsets, locked candidates and wings looking only where the compiled scans point take
+    the steps the full Python searches take (or none), every other step of bundled top1465
+    puzzle 5."""
+    finders = [
+        *(subsets.naked_subset(k) for k in (2, 3, 4)),
+        *(subsets.hidden_subset(k) for k in (2, 3, 4)),
+        *(subsets.direct_hidden(k) for k in (2, 3)),
+        locked.direct_locked,
+        locked.locked_candidates,
+        wings.xy_wing,
+        wings.xyz_wing,
+        wings.w_wing,
+    ]
+    found = 0
+    board = Board.from_puzzle(parse_line(LINES[4], ReadOptions()))
+    for number, step in enumerate(solve_logically(board.copy()).steps):
+        for finder in finders if number % 2 == 0 else ():
+            fast = finder(board)
+            with monkeypatch.context() as patch:
+                for module in (subsets, locked, wings):
+                    patch.setattr(module, "compiled_easy", None)
+                assert finder(board) == fast
+            found += fast is not None
+        step.apply(board)
+    assert found == 226

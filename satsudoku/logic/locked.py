@@ -12,6 +12,11 @@ from satsudoku.logic.singles import direct_single
 from satsudoku.logic.state import BOX_KINDS, Board
 from satsudoku.logic.step import Step, cells_text, removal_text
 
+try:  # the compiled scan needs Numba (the `fast` extra); without it, every overlap is searched
+    from satsudoku.logic import compiled_easy
+except ImportError:
+    compiled_easy = None  # type: ignore[assignment]
+
 _LEVEL = {"pointing": 2.6, "claiming": 2.8, "locked candidates": 2.8}
 _DIRECT_LEVEL = {"pointing": 1.7, "claiming": 1.9, "locked candidates": 1.9}
 
@@ -32,9 +37,9 @@ def _locked(board: Board) -> Iterator[Locked]:
     in A, eliminations) for a digit whose places in house A all lie in house B."""
     layout = board.layout
     houses, cands, values = layout.houses, board.cands, board.values
-    for (a, b, shared, _rest_a, rest_b), get_rest in zip(
-        layout.overlap_parts, layout.overlap_rests, strict=True
-    ):
+    parts, rests = layout.overlap_parts, layout.overlap_rests
+    for entry in _entries(board):
+        (a, b, shared, _rest_a, rest_b), get_rest = parts[entry], rests[entry]
         # Digits that can go in A's open shared cells but nowhere else in A (a placed cell in
         # the rest of A adds its digit, which no open cell of A holds anyway).
         inside = 0
@@ -54,6 +59,21 @@ def _locked(board: Board) -> Iterator[Locked]:
                 continue  # a hidden single, found as one
             kind = _kind(houses[a].kind, houses[b].kind)
             yield kind, a, b, digit, places, tuple((c, digit) for c in removed)
+
+
+def _entries(board: Board) -> Iterator[int]:
+    """The overlaps (indices into layout.overlap_parts), in order, that may yield locked
+    candidates: with the compiled scan, only those that do."""
+    layout = board.layout
+    if compiled_easy is None or board.n > compiled_easy.WIDEST:
+        yield from range(len(layout.overlap_parts))
+        return
+    entry = -1
+    while True:
+        entry = compiled_easy.locked_entry(board.cands, board.values, layout, entry + 1)
+        if entry < 0:
+            return
+        yield entry
 
 
 def _step(board: Board, found: Locked) -> Step:

@@ -11,17 +11,28 @@ from satsudoku.logic.singles import direct_single
 from satsudoku.logic.state import Barren, Board, House, digits_of
 from satsudoku.logic.step import Finder, Step, cells_text, removal_text
 
+try:  # the compiled scans need Numba (the `fast` extra); without it, every house is searched
+    from satsudoku.logic import compiled_easy
+except ImportError:
+    compiled_easy = None  # type: ignore[assignment]
+
 NAMES = {2: "pair", 3: "triple", 4: "quad"}
 NAKED_LEVEL = {2: 3.0, 3: 3.6, 4: 5.0}
 HIDDEN_LEVEL = {2: 3.4, 3: 4.0, 4: 5.4}
 DIRECT_HIDDEN_LEVEL = {2: 2.0, 3: 2.5}
 
 
-def naked_steps(board: Board, size: int) -> Iterator[Step]:
-    """k open cells of a house whose candidates together are k digits."""
+def _compiled(board: Board) -> bool:
+    """Whether the compiled scans take this board (Numba, masks in an int64)."""
+    return compiled_easy is not None and board.n <= compiled_easy.WIDEST
+
+
+def naked_steps(board: Board, size: int, only: int | None = None) -> Iterator[Step]:
+    """k open cells of a house (house `only`, if given) whose candidates together are k
+    digits."""
     layout, cands, values = board.layout, board.cands, board.values
     name = f"naked {NAMES[size]}"
-    for house in layout.houses:
+    for house in layout.houses if only is None else layout.houses[only : only + 1]:
         if board.expired():
             return
         small = [c for c in house.cells if not values[c] and 2 <= cands[c].bit_count() <= size]
@@ -88,6 +99,13 @@ def _hidden_in(board: Board, house: House, size: int) -> Iterator[Step]:
 
 def naked_subset(size: int) -> Finder:
     def find(board: Board) -> Step | None:
+        if _compiled(board):
+            if board.expired():
+                return None
+            house = compiled_easy.naked_house(board.cands, board.values, board.layout, size, 0)
+            if house < 0:
+                return None
+            return next(naked_steps(board, size, house))
         return next(naked_steps(board, size), None)
 
     find.__doc__ = f"The first naked {NAMES[size]}."
@@ -98,6 +116,13 @@ def hidden_subset(size: int) -> Finder:
     barren = Barren()
 
     def find(board: Board) -> Step | None:
+        if _compiled(board):
+            if board.expired():
+                return None
+            index = compiled_easy.hidden_house(board.cands, board.values, board.layout, size, 0)
+            if index < 0:
+                return None
+            return next(_hidden_in(board, board.layout.houses[index], size))
         for index, house in enumerate(board.layout.houses):
             key = barren.key(board, index)
             if key in barren.known:
@@ -116,7 +141,8 @@ def direct_hidden(size: int) -> Finder:
     barren = Barren()
 
     def find(board: Board) -> Step | None:
-        for index, house in enumerate(board.layout.houses):
+        for index in _hidden_houses(board, size):
+            house = board.layout.houses[index]
             key = barren.key(board, index)
             if key in barren.known:
                 continue
@@ -141,3 +167,17 @@ def direct_hidden(size: int) -> Finder:
 
     find.__doc__ = f"A hidden {NAMES[size]} that leaves a hidden single at once."
     return find
+
+
+def _hidden_houses(board: Board, size: int) -> Iterator[int]:
+    """The houses, in order, that may hold a hidden subset of `size` removing something:
+    with the compiled scan, only those that do."""
+    if not _compiled(board):
+        yield from range(len(board.layout.houses))
+        return
+    index = -1
+    while True:
+        index = compiled_easy.hidden_house(board.cands, board.values, board.layout, size, index + 1)
+        if index < 0:
+            return
+        yield index
