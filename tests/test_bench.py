@@ -190,6 +190,7 @@ def test_key_value_suffixes_set_solver_amo_and_workers(tmp_path: Path) -> None:
     assert {r["config"] for r in rows} == {"sat+solver=g4", "sat:reduced"}
 
 
+@pytest.mark.slow  # ~2.4 s CPU: a 25x25 encoded for SAT and CP-SAT
 def test_models_are_built_before_timing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The 25x25 SAT session takes seconds to encode; the first timed puzzle must not pay it.
     line = (BUNDLED / "25x25-durr-example.txt").read_text().split()[0]

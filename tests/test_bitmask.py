@@ -184,7 +184,11 @@ def test_tables_from_decomposed_constraints_are_enforced() -> None:
     assert all(grid.rows()[0] == (1, 2, 3, 4) for grid in result.solutions)
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(2, 4), (4, 2), (3, 4), (4, 4), (6, 6)])
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    # 36x36 from an empty board: ~2.3 s CPU, under -m slow (16x16 is the default's largest here)
+    [(2, 4), (4, 2), (3, 4), (4, 4), pytest.param(6, 6, marks=pytest.mark.slow)],
+)
 def test_empty_boards_of_every_shape_can_be_filled(rows: int, cols: int) -> None:
     shape = Shape(rows, cols)
     result = backend.solve(Puzzle.empty(shape), limit=1)

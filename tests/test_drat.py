@@ -171,6 +171,7 @@ def test_unsatisfiable_certificate_refuted_by_unit_propagation(tmp_path: Path) -
     assert (folder / "solution.txt").read_text().strip() == "none"
 
 
+@pytest.mark.slow  # ~2.2 s CPU: the checker's path is the 9x9 certificates' by default
 def test_16x16_certificate_is_checked_quickly(tmp_path: Path) -> None:
     puzzle = puzzle_from_line((BUNDLED / "16x16-acwing169-sample.txt").read_text())
     known = (BUNDLED / "16x16-acwing169-sample.solutions.txt").read_text().split()[0]

@@ -93,7 +93,22 @@ def test_cuts_are_removed_so_the_shared_model_serves_the_next_puzzle(mip: MipBac
     assert before.solutions == after.solutions
 
 
-@pytest.mark.parametrize("path", FAST_MODELS, ids=lambda p: str(p.relative_to(REPO / "models")))
+# Region-sum lines run by default on regionsumline-6x6.json (0.03 s); these two published ones
+# take 1.1-1.4 s of CPU each on MIP: under -m slow.
+MIP_SLOW = {"variants/real/out-of-the-blue-6x6.json", "variants/real/sumthings-6x6.json"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            p,
+            marks=[pytest.mark.slow] if str(p.relative_to(REPO / "models")) in MIP_SLOW else [],
+            id=str(p.relative_to(REPO / "models")),
+        )
+        for p in FAST_MODELS
+    ],
+)
 def test_fast_models_verdict_and_solution(path: Path) -> None:
     (puzzle,) = read_puzzles(path)
     result = MipBackend().solve(puzzle)
