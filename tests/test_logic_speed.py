@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from satsudoku.io.text import ReadOptions, parse_line
-from satsudoku.logic import chains, fish, forcing, franken, locked, multiple, subsets, wings
+from satsudoku.logic import (
+    chains,
+    fish,
+    forcing,
+    franken,
+    locked,
+    multiple,
+    singles,
+    subsets,
+    wings,
+)
 from satsudoku.logic.solver import (
     TECHNIQUE_NAMES,
     TECHNIQUES,
@@ -271,9 +281,9 @@ def test_compiled_fish_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) -> N
 
 @pytest.mark.skipif(vars(subsets)["compiled_easy"] is None, reason="the compiled scans need numba")
 def test_compiled_scans_give_the_python_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Subsets, locked candidates and wings looking only where the compiled scans point take
-    the steps the full Python searches take (or none), every other step of bundled top1465
-    puzzle 5."""
+    """Singles, subsets, locked candidates, wings and turbot fish looking only where the
+    compiled scans point, and Nishio searched in compiled code, take the steps the Python
+    searches take (or none), every other step of bundled top1465 puzzle 5."""
     finders = [
         *(subsets.naked_subset(k) for k in (2, 3, 4)),
         *(subsets.hidden_subset(k) for k in (2, 3, 4)),
@@ -283,16 +293,23 @@ def test_compiled_scans_give_the_python_steps(monkeypatch: pytest.MonkeyPatch) -
         wings.xy_wing,
         wings.xyz_wing,
         wings.w_wing,
+        singles.full_house,
+        singles.hidden_single_box,
+        singles.hidden_single_line,
+        chains.turbot_fish,
+        forcing.nishio,
     ]
     found = 0
     board = Board.from_puzzle(parse_line(LINES[4], ReadOptions()))
     for number, step in enumerate(solve_logically(board.copy()).steps):
+        view = _digit_view(board, 0b100100)  # turbot fish and Nishio are asked per digit
         for finder in finders if number % 2 == 0 else ():
-            fast = finder(board)
-            with monkeypatch.context() as patch:
-                for module in (subsets, locked, wings):
-                    patch.setattr(module, "compiled_easy", None)
-                assert finder(board) == fast
-            found += fast is not None
+            for on in (board, view) if finder in finders[-2:] else (board,):
+                fast = finder(on)
+                with monkeypatch.context() as patch:
+                    for module in (subsets, locked, wings, singles, chains, forcing):
+                        patch.setattr(module, "compiled_easy", None)
+                    assert finder(on) == fast
+                found += fast is not None
         step.apply(board)
-    assert found == 226
+    assert found == 384

@@ -13,9 +13,10 @@ from satsudoku.logic.state import Board, Layout
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 try:  # the compiled search needs Numba (the `fast` extra); without it, _search runs
-    from satsudoku.logic import compiled_chains
+    from satsudoku.logic import compiled_chains, compiled_easy
 except ImportError:
     compiled_chains = None  # type: ignore[assignment]
+    compiled_easy = None  # type: ignore[assignment]
 
 SKYSCRAPER, KITE, TURBOT = 4.0, 4.1, 4.2
 X_CHAIN, XY_CHAIN, AIC = 6.5, 6.6, 7.0
@@ -38,6 +39,9 @@ def turbot_fish(board: Board) -> Step | None:
     """Two strong links on one digit joined by a weak link: skyscraper (both rows or both
     columns), 2-string kite (a row and a column meeting in a box), else turbot fish."""
     layout, cands, values = board.layout, board.cands, board.values
+    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+        if not compiled_easy.turbot_any(cands, values, layout):
+            return None  # (the compiled scan says whether there is one; Python picks it)
     best: Step | None = None
     pair_masks = [two_places(house.cells, values, cands) for house in layout.houses]
     for digit in range(1, board.n + 1):

@@ -290,20 +290,185 @@ def _w_wing_pair(cands: Any, values: Any, sees: Any, house_cells: Any) -> Any:
     return -1, -1
 
 
+@njit(cache=CACHE_DIR is not None)
+def _single_house(
+    cands: Any, values: Any, house_cells: Any, pick: Any, full_house: bool, start: int
+) -> int:
+    """The first house from `start` among those `pick` marks with a full house (one open
+    cell, its missing digit a candidate there, `full_house`) or else a hidden single: -1 if
+    none."""
+    n = house_cells.shape[1]
+    for h in range(start, house_cells.shape[0]):
+        if not pick[h]:
+            continue
+        if full_house:
+            open_cell = -1
+            empty = 0
+            placed = 0
+            for i in range(n):
+                c = house_cells[h, i]
+                if values[c] == 0:
+                    empty += 1
+                    open_cell = c
+                else:
+                    placed |= 1 << (values[c] - 1)
+            if empty == 1:
+                missing = ~placed & cands[open_cell]
+                if missing and not missing & (missing - 1):
+                    return h
+            continue
+        once = twice = 0
+        for i in range(n):
+            c = house_cells[h, i]
+            if values[c] == 0:
+                twice |= once & cands[c]
+                once |= cands[c]
+        if once & ~twice:
+            return h
+    return -1
+
+
+@njit(cache=CACHE_DIR is not None)
+def _turbot_any(cands: Any, values: Any, sees: Any, house_cells: Any) -> bool:
+    """`chains.turbot_fish` finds something: two strong links on a digit, ends b and c
+    seeing each other, and a cell seeing both other ends a and d holds the digit."""
+    n = house_cells.shape[1]
+    houses = house_cells.shape[0]
+    ends = np.empty((houses, 2), dtype=np.int64)
+    for digit in range(n):
+        bit = 1 << digit
+        m = 0
+        for h in range(houses):
+            count = 0
+            for i in range(n):
+                c = house_cells[h, i]
+                if values[c] == 0 and cands[c] & bit:
+                    if count < 2:
+                        ends[m, count] = c
+                    count += 1
+            if count == 2:
+                m += 1
+        for i in range(m):
+            for j in range(i + 1, m):
+                p1, q1, p2, q2 = ends[i, 0], ends[i, 1], ends[j, 0], ends[j, 1]
+                if (p1 == p2 and q1 == q2) or (p1 == q2 and q1 == p2):
+                    continue
+                for x in range(2):
+                    b, a = (p1, q1) if x == 0 else (q1, p1)
+                    for y in range(2):
+                        c, d = (p2, q2) if y == 0 else (q2, p2)
+                        if a == c or a == d or b == c or b == d or not sees[b, c]:
+                            continue
+                        for e in range(cands.shape[0]):
+                            if values[e] or not cands[e] & bit:
+                                continue
+                            if e == b or e == c or not sees[a, e] or not sees[d, e]:
+                                continue
+                            return True
+    return False
+
+
+@njit(cache=CACHE_DIR is not None)
+def _one_digit(
+    n: int,
+    cell: int,
+    budget: int,
+    places: Any,
+    done: Any,
+    peers: Any,
+    n_peers: Any,
+    house_cells: Any,
+    todo: Any,
+    why: Any,
+) -> int:
+    """`forcing._one_digit` on bool arrays (changed in place): the placements made; why[0]
+    is 0 (no contradiction), 1 (cell why[1] cannot hold the digit) or 2 (house why[1] has no
+    place for it)."""
+    why[0] = 0
+    todo[0] = cell
+    top = 1
+    made = 0
+    while top > 0:
+        top -= 1
+        here = todo[top]
+        if done[here]:
+            continue
+        if not places[here]:
+            why[0], why[1] = 1, here
+            return made
+        done[here] = True
+        made += 1
+        if made > budget:
+            return made
+        places[here] = False
+        for k in range(n_peers[here]):
+            places[peers[here, k]] = False
+        for h in range(house_cells.shape[0]):
+            left = 0
+            last = -1
+            taken = False
+            for i in range(n):
+                c = house_cells[h, i]
+                if done[c]:
+                    taken = True
+                    break
+                if places[c]:
+                    left += 1
+                    last = c
+            if taken:
+                continue
+            if left == 0:
+                why[0], why[1] = 2, h
+                return made
+            if left == 1:
+                todo[top] = last
+                top += 1
+    return made
+
+
+@njit(cache=CACHE_DIR is not None)
+def _nishio(cands: Any, values: Any, peers: Any, n_peers: Any, house_cells: Any, best: Any) -> None:
+    """`forcing.nishio`'s search: best = placements, cell, digit, why kind, why where of the
+    shortest contradiction (first met among equals), placements -1 if none."""
+    n = house_cells.shape[1]
+    cells = cands.shape[0]
+    base_places = np.zeros(cells, dtype=np.bool_)
+    base_done = np.zeros(cells, dtype=np.bool_)
+    places = np.zeros(cells, dtype=np.bool_)
+    done = np.zeros(cells, dtype=np.bool_)
+    todo = np.empty(cells * house_cells.shape[0] + 1, dtype=np.int64)
+    why = np.zeros(2, dtype=np.int64)
+    best[0] = -1
+    for digit in range(1, n + 1):
+        bit = 1 << (digit - 1)
+        for c in range(cells):
+            base_places[c] = values[c] == 0 and cands[c] & bit != 0
+            base_done[c] = values[c] == digit
+        for cell in range(cells):
+            if not base_places[cell]:
+                continue
+            budget = best[0] if best[0] >= 0 else n * n
+            places[:] = base_places
+            done[:] = base_done
+            made = _one_digit(n, cell, budget, places, done, peers, n_peers, house_cells, todo, why)
+            if why[0] and (best[0] < 0 or made < best[0]):
+                best[0], best[1], best[2], best[3], best[4] = made, cell, digit, why[0], why[1]
+
+
 _TABLES: dict[int, tuple[Layout, tuple[Any, ...]]] = {}
 
 
 def tables(layout: Layout) -> tuple[Any, ...]:
-    """(house cells, houses per cell, who sees whom, overlap parts and their lengths),
-    remembered for one layout at a time."""
+    """(house cells, houses per cell, who sees whom, overlap parts and their lengths, box
+    flags per house, peers and their counts), remembered for one layout at a time."""
     known = _TABLES.get(id(layout))
     if known is not None and known[0] is layout:
         return known[1]
-    _peers, _n_peers, houses_of, house_cells = compiled_multiple.tables(layout)
+    peers, n_peers, houses_of, house_cells = compiled_multiple.tables(layout)
     cells = layout.n * layout.n
     sees = np.zeros((cells, cells), dtype=np.bool_)
-    for cell, peers in enumerate(layout.peers):
-        sees[cell, list(peers)] = True
+    for cell, seen in enumerate(layout.peers):
+        sees[cell, list(seen)] = True
     overlaps = layout.overlap_parts
     width = max((len(p) for entry in overlaps for p in entry[2:]), default=1)
     parts = np.zeros((max(1, len(overlaps)), 3, width), dtype=np.int64)
@@ -312,7 +477,17 @@ def tables(layout: Layout) -> tuple[Any, ...]:
         for k, part in enumerate(cell_lists):
             parts[e, k, : len(part)] = part
             lengths[e, k] = len(part)
-    out = (house_cells, houses_of, sees, parts[: len(overlaps)], lengths[: len(overlaps)])
+    is_box = np.array([h.is_box for h in layout.houses], dtype=np.bool_)
+    out = (
+        house_cells,
+        houses_of,
+        sees,
+        parts[: len(overlaps)],
+        lengths[: len(overlaps)],
+        is_box,
+        peers,
+        n_peers,
+    )
     _TABLES.clear()
     _TABLES[id(layout)] = (layout, out)
     return out
@@ -340,7 +515,7 @@ def naked_house(cands: list[int], values: list[int], layout: Layout, size: int, 
 
 
 def locked_entry(cands: list[int], values: list[int], layout: Layout, start: int) -> int:
-    parts, lengths = tables(layout)[3:]
+    parts, lengths = tables(layout)[3:5]
     return int(_locked_entry(*arrays(cands, values), parts, lengths, start))
 
 
@@ -353,5 +528,40 @@ def w_wing_pair(cands: list[int], values: list[int], layout: Layout) -> tuple[in
     a, b = _w_wing_pair(*arrays(cands, values), sees, house_cells)
     return int(a), int(b)
 
+
+def single_house(
+    cands: list[int], values: list[int], layout: Layout, boxes: bool | None, start: int
+) -> int:
+    """The first house from `start` with a hidden single (boxes only, lines and the rest
+    only, or any: `boxes` True, False, None), or -1."""
+    house_cells, is_box = tables(layout)[0], tables(layout)[5]
+    pick = is_box if boxes is True else ~is_box if boxes is False else _ALL[: len(is_box)]
+    return int(_single_house(*arrays(cands, values), house_cells, pick, False, start))
+
+
+def full_house(cands: list[int], values: list[int], layout: Layout, start: int) -> int:
+    """The first house from `start` with a full house, or -1."""
+    house_cells = tables(layout)[0]
+    pick = _ALL[: house_cells.shape[0]]
+    return int(_single_house(*arrays(cands, values), house_cells, pick, True, start))
+
+
+def turbot_any(cands: list[int], values: list[int], layout: Layout) -> bool:
+    house_cells, _houses_of, sees = tables(layout)[:3]
+    return bool(_turbot_any(*arrays(cands, values), sees, house_cells))
+
+
+def nishio(
+    cands: list[int], values: list[int], layout: Layout
+) -> tuple[int, int, int, int, int] | None:
+    """(placements, cell, digit, why kind, why where) of `forcing.nishio`'s choice, or None."""
+    tab = tables(layout)
+    best = np.zeros(5, dtype=np.int64)
+    _nishio(*arrays(cands, values), tab[6], tab[7], tab[0], best)
+    made, cell, digit, kind, where = (int(x) for x in best)
+    return None if made < 0 else (made, cell, digit, kind, where)
+
+
+_ALL = np.ones(4096, dtype=np.bool_)
 
 config.CACHE_DIR = _SAVED_CACHE_DIR

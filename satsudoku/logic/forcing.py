@@ -19,6 +19,10 @@ try:  # the compiled propagation needs Numba (the `fast` extra); without it, Pro
     from satsudoku.logic import compiled
 except ImportError:
     compiled = None  # type: ignore[assignment]
+try:  # Nishio's compiled search needs Numba too
+    from satsudoku.logic import compiled_easy
+except ImportError:
+    compiled_easy = None  # type: ignore[assignment]
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 DYNAMIC, DYNAMIC_PLUS, NESTED = 8.8, 9.1, 9.9
@@ -375,6 +379,25 @@ def nishio(board: Board) -> Step | None:
     """A contradiction on one digit alone: put `d` in a cell, strike it from the peers, place
     `d` wherever a house has one place left; a house with no place for `d` removes the
     assumption (SE's Nishio forcing chain, 7.6+). The shortest such chain is chosen."""
+    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+        best = _compiled_nishio(board)
+    else:
+        best = _shortest_nishio(board)
+    if best is None:
+        return None
+    layout = board.layout
+    made, cell, digit, why = best
+    gone = ((cell, digit),)
+    text = (
+        f"Nishio on {digit}: if {layout.name(cell)} were {digit}, {made} placements of "
+        f"{digit} later {why}: {removal_text(layout, gone)}"
+    )
+    return Step("Nishio", round(NISHIO + length_bonus(made), 1), text, eliminations=gone)
+
+
+def _shortest_nishio(board: Board) -> tuple[int, int, int, str] | None:
+    """(placements, cell, digit, why) of the shortest one-digit contradiction, the first
+    met among equals (digits, then cells, ascending)."""
     layout, n = board.layout, board.n
     cands, values = board.cands, board.values
     best: tuple[int, int, int, str] | None = None
@@ -391,15 +414,22 @@ def nishio(board: Board) -> Step | None:
             made, why = _one_digit(layout, digit, cell, budget, places, done)
             if why is not None and (best is None or made < best[0]):
                 best = (made, cell, digit, why)
-    if best is None:
+    return best
+
+
+def _compiled_nishio(board: Board) -> tuple[int, int, int, str] | None:
+    """`nishio`'s search in compiled code (compiled_easy._nishio): the same chain, worded
+    here; the clock is read once, before."""
+    if board.expired():
         return None
-    made, cell, digit, why = best
-    gone = ((cell, digit),)
-    text = (
-        f"Nishio on {digit}: if {layout.name(cell)} were {digit}, {made} placements of "
-        f"{digit} later {why}: {removal_text(layout, gone)}"
-    )
-    return Step("Nishio", round(NISHIO + length_bonus(made), 1), text, eliminations=gone)
+    found = compiled_easy.nishio(board.cands, board.values, board.layout)
+    if found is None:
+        return None
+    made, cell, digit, kind, where = found
+    layout = board.layout
+    if kind == 1:
+        return made, cell, digit, f"{layout.name(where)} cannot hold {digit}"
+    return made, cell, digit, f"{layout.houses[where].name} has no place for {digit}"
 
 
 def _one_digit(

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from satsudoku.logic.state import Barren, Board
+from satsudoku.logic.state import Barren, Board, House
 from satsudoku.logic.step import Step
+
+try:  # the compiled scans need Numba (the `fast` extra); without it, every house is searched
+    from satsudoku.logic import compiled_easy
+except ImportError:
+    compiled_easy = None  # type: ignore[assignment]
 
 FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
 
@@ -14,7 +19,13 @@ FULL_HOUSE, HIDDEN_BOX, HIDDEN_LINE, NAKED = 1.0, 1.2, 1.5, 2.3
 def full_house(board: Board) -> Step | None:
     """A house with one open cell: its missing digit goes there."""
     layout, values = board.layout, board.values
-    for house, get in zip(layout.houses, layout.house_getters, strict=True):
+    houses = zip(layout.houses, layout.house_getters, strict=True)
+    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+        index = compiled_easy.full_house(board.cands, values, layout, 0)
+        if index < 0:
+            return None
+        houses = zip(layout.houses[index:], layout.house_getters[index:], strict=True)
+    for house, get in houses:
         digits = get(values)
         if digits.count(0) == 1:
             cell = house.cells[digits.index(0)]
@@ -36,30 +47,43 @@ def _hidden_finder(boxes: bool | None) -> Callable[[Board], Step | None]:
     barren = Barren()
 
     def find(board: Board) -> Step | None:
-        layout, cands, values = board.layout, board.cands, board.values
+        layout = board.layout
+        if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+            # Straight to the first house with a single.
+            index = compiled_easy.single_house(board.cands, board.values, layout, boxes, 0)
+            return None if index < 0 else _hidden_in(board, layout.houses[index])
         for index, house in enumerate(layout.houses):
             if boxes is not None and house.is_box != boxes:
                 continue
             key = barren.key(board, index)
             if key in barren.known:
                 continue
-            once = twice = 0
-            for cell in house.cells:
-                if not values[cell]:
-                    twice |= once & cands[cell]
-                    once |= cands[cell]
-            single = once & ~twice
-            if single:
-                low = single & -single  # the lowest such digit
-                digit = low.bit_length()
-                cell = next(c for c in house.cells if not values[c] and cands[c] & low)
-                text = f"hidden single: {digit} in {house.name} → {layout.name(cell)}"
-                level = HIDDEN_BOX if house.is_box else HIDDEN_LINE
-                return Step("hidden single", level, text, placements=((cell, digit),))
+            step = _hidden_in(board, house)
+            if step is not None:
+                return step
             barren.add(key)
         return None
 
     return find
+
+
+def _hidden_in(board: Board, house: House) -> Step | None:
+    """The hidden single of the lowest digit with one place in `house`, if any."""
+    cands, values = board.cands, board.values
+    once = twice = 0
+    for cell in house.cells:
+        if not values[cell]:
+            twice |= once & cands[cell]
+            once |= cands[cell]
+    single = once & ~twice
+    if not single:
+        return None
+    low = single & -single  # the lowest such digit
+    digit = low.bit_length()
+    cell = next(c for c in house.cells if not values[c] and cands[c] & low)
+    text = f"hidden single: {digit} in {house.name} → {board.layout.name(cell)}"
+    level = HIDDEN_BOX if house.is_box else HIDDEN_LINE
+    return Step("hidden single", level, text, placements=((cell, digit),))
 
 
 _HIDDEN = {boxes: _hidden_finder(boxes) for boxes in (True, False, None)}
