@@ -135,6 +135,9 @@ class CnfFormula:
     candidates: tuple[tuple[int, ...], ...] = ()  # flat cell -> digits that have a variable
     atmost: list[Clause] = field(default_factory=list)  # AtMostOne.NATIVE: at most one holds
     streamed: int = 0  # clauses sent straight to a solver (`encode_rules(sink=...)`), not kept
+    # Per `Sum` posted, its prefix-sum state variables (`_sum`), in posting order: the bitmask
+    # proofs define extension variables over them (`proof.extension`).
+    sums: list[SumStates] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -187,6 +190,18 @@ class CnfFormula:
             for index, digit in enumerate(grid.values)
             if not skip[index] and index not in self.fixed
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class SumStates:
+    """A posted sum's layers: flat cells, weights, total, per-cell domains, and per layer
+    0..k the live partial sums with their variables (0: a constant, true)."""
+
+    cells: tuple[int, ...]
+    weights: tuple[int, ...]
+    total: int
+    domains: tuple[tuple[int, ...], ...]
+    states: tuple[dict[int, int], ...]
 
 
 class ClauseSink:
@@ -281,6 +296,7 @@ class _Builder:
         self.pool = IDPool(start_from=self.n**3 + 1)
         self.clauses: list[Clause] | ClauseSink = [] if sink is None else sink
         self.atmost: list[Clause] = []  # native at-most-one constraints (AtMostOne.NATIVE)
+        self.sums: list[SumStates] = []  # what `_sum` posted, for `CnfFormula.sums`
         self._fresh = 0
 
     def var(self, cell: Cell, digit: int) -> int:
@@ -420,6 +436,7 @@ def encode_rules(
     kept = builder.clauses if isinstance(builder.clauses, list) else []
     formula = CnfFormula(shape, encoding, amo, kept, builder.num_vars, fixed, tuple(domains))
     formula.atmost = builder.atmost
+    formula.sums = builder.sums
     formula.streamed = stream.count if stream is not None else 0
     return formula
 
@@ -651,6 +668,10 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     lit: list[dict[int, int]] = [{v: 0 for v in states[0]}]
     lit += [{v: builder.fresh() for v in sorted(states[i])} for i in range(1, k)]
     lit.append({v: 0 for v in states[k]})
+    if not fixed:
+        builder.sums.append(
+            SumStates(tuple(indices), tuple(weights), constraint.total, tuple(domains), tuple(lit))
+        )
 
     def holds(i: int, d: int) -> list[int]:
         """'Cell i holds d' as a clause part: empty for a given cell (it is true)."""

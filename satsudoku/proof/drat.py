@@ -176,6 +176,9 @@ class _Checker:
         for lit in trail:
             self.reason[abs(lit)] = -1  # base literals are never explained again
         self.originals = every
+        # literal -> ids of the clauses holding it, ascending: RAT steps (extension variables'
+        # definitions) look up their resolution partners here instead of scanning every clause.
+        self.occurs: dict[int, list[int]] | None = None
         self.clauses: list[Clause | None] = [self._simplify(c) for c in every]
         self.unit_ids: list[int] = []
         self.empty_ids: list[int] = []
@@ -320,14 +323,36 @@ class _Checker:
                     stack.append(cid)
         return used
 
+    def _occurring(self, lit: int) -> list[int]:
+        """The ids of the clauses holding `lit`, ascending (the index is built on first use:
+        a proof of RUP lemmas needs none)."""
+        if self.occurs is None:
+            self.occurs = {}
+            for cid, clause in enumerate(self.originals):
+                for x in clause:
+                    self.occurs.setdefault(x, []).append(cid)
+        return self.occurs.get(lit, [])
+
+    def trivially_rat(self, lemma: Clause, limit: int) -> bool:
+        """Whether every resolvent on the first literal with an active clause is a tautology
+        (or there is none): a definition of a fresh (extension) variable. Such a lemma needs
+        no unit propagation, which for a definition would fail only after a long one."""
+        pivot = lemma[0]
+        for cid in self._occurring(-pivot):
+            if cid >= limit:
+                break
+            if not any(-lit in lemma for lit in self.originals[cid] if lit != -pivot):
+                return False
+        return True
+
     def rat(self, lemma: Clause, limit: int) -> set[int] | None:
         """RAT on the first literal: every resolvent with an active clause is RUP."""
         pivot = lemma[0]
         used: set[int] = set()
-        for cid in range(limit):
+        for cid in self._occurring(-pivot):
+            if cid >= limit:
+                break  # ascending: the rest are not active yet
             other = self.originals[cid]
-            if -pivot not in other:
-                continue
             resolvent = lemma + [lit for lit in other if lit != -pivot]
             if any(-lit in resolvent for lit in resolvent):
                 continue  # a tautology needs no check
@@ -398,6 +423,8 @@ def check_drat(
         if simplified is None:
             continue  # satisfied by the formula's unit consequences
         needed.append(k + 1)
+        if lemmas[k] and checker.trivially_rat(checker.originals[cid], cid):
+            continue  # RAT with nothing to check (resolvents are tautologies)
         found = checker.rup(simplified, cid)
         if found is None and lemmas[k]:
             found = checker.rat(checker.originals[cid], cid)  # renumbered as the checker's

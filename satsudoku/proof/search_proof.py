@@ -7,7 +7,9 @@ children's clauses and the branch cell's at-least-one clause; the solution's lea
 by the blocking clause. Whatever the kernel deduces beyond unit propagation (locked candidates
 at the root; table, cage, sum and sandwich consistency) is checked against a pysat propagator
 and, where unit propagation does not reach the same conflict, justified by branching further
-below the node on cells until it does.
+below the node on cells until it does. Sums get extension variables first (`proof.extension`):
+their automata, defined by RAT clauses, after which unit propagation is arc consistency on
+them and, where their distinct-digit groups are runs of cells, makes the kernel's deductions.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from satsudoku.proof.certificate import (
     CertificateTimeoutError,
     SatCertificate,
 )
+from satsudoku.proof.extension import SumAutomaton, extend_sums
 from satsudoku.proof.supports import (
     covered_cages,
     pair_supports,
@@ -47,6 +50,7 @@ _CHECK_NODES = 64  # nodes between clock checks
 # Sums' state supports are checked one propagate call each before they are written: at most
 # this many per cell-digit variable (the published little killer has 1,279, 1.8 per variable).
 _STATE_CANDIDATES = 2
+_EXTEND = True  # define the sums' automata (`proof.extension`); False: the path before them
 
 
 class _Propagator:
@@ -181,9 +185,12 @@ class _Prover:
             for _, step, index in kernel.extras
             if step == kernel._cage
         ]
-        self.trusted = steps <= {kernel._pair, kernel._cage} and (
-            not cages or (self.selectors is not None and covered_cages(self.selectors, cages))
+        self.cages_ok = not cages or (
+            self.selectors is not None and covered_cages(self.selectors, cages)
         )
+        self.steps = steps
+        self.automata: list[SumAutomaton | None] = []  # `_extend`, once the root needs search
+        self.trusted = steps <= {kernel._pair, kernel._cage} and self.cages_ok
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
             (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
@@ -197,6 +204,8 @@ class _Prover:
             "support_lemmas": 0,
             "refined_nodes": 0,
             "propagations": 0,
+            "extension_lemmas": 0,
+            "extension_arcs": 0,
         }
 
     def _emit(self, clause: Clause) -> None:
@@ -353,12 +362,30 @@ class _Prover:
                 best, best_key, best_digits = cell, key, digits
         return best, best_digits
 
+    def _extend(self) -> None:
+        """Sums get their automata as extension variables (`proof.extension`); where each of
+        a sum's distinct-digit groups is one run of its cells, the kernel's sum deductions
+        are unit propagation too, and the search needs no checks."""
+        kernel = self.kernel
+        sums = [index for _, step, index in kernel.extras if step == kernel._sum]
+        if not sums or not _EXTEND:
+            return
+        self.automata = extend_sums(
+            [(index.cells, index.weights, index.total, index.groups) for index in sums],
+            self.formula,
+        )
+        if all(a is not None and a.covered for a in self.automata):
+            trusting = {kernel._pair, kernel._cage, kernel._sum}
+            self.trusted = self.steps <= trusting and self.cages_ok
+
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
         kernel, n = self.kernel, self.n
-        self._supports()
         givens = self.puzzle.givens.values
         root = kernel.initial(givens)
+        if root is not None and kernel.branch_cell(root) >= 0:
+            self._extend()  # a root that propagation settles is justified more cheaply
+        self._supports()
         if root is None:
             root = self._singles_root(givens)
             if root is None:
@@ -507,8 +534,8 @@ class _Prover:
     def _supports(self) -> None:
         """The support lemmas (`proof.supports`), RUP on the formula, before anything else:
         the pairs' make their arc consistency unit propagation, the selector groups' its cage
-        revision, and the sums' states (each checked first) bring it closer to its sums (all
-        but their distinct digits)."""
+        revision; sums get their automata (`_extend`), else their states' supports (each
+        checked first), which bring it closer to its sums (all but their distinct digits)."""
         kernel = self.kernel
         for clause in pair_supports(kernel):
             self._emit(clause)
@@ -517,7 +544,15 @@ class _Prover:
             for clause in selector_supports(self.selectors):
                 self._emit(clause)
                 self.stats["support_lemmas"] += 1
-        if any(step == kernel._sum for _, step, _ in kernel.extras):
+        for automaton in self.automata:
+            if automaton is not None:
+                for clause in automaton.clauses:
+                    self._emit(clause)
+                self.stats["extension_lemmas"] += len(automaton.clauses)
+                self.stats["extension_arcs"] += automaton.arcs
+        if any(step == kernel._sum for _, step, _ in kernel.extras) and (
+            not self.automata or None in self.automata
+        ):
             candidates = list(state_supports(self.formula.clauses, self.n))
             if len(candidates) > _STATE_CANDIDATES * self.n**3:
                 candidates = []  # a 78-cell arrow has 26,273: checking them outlasts the search
