@@ -34,6 +34,9 @@ class DratVerdict:
     needed: tuple[int, ...] = ()  # 1-based numbers of the lemmas checked, in proof order
 
 
+# Resolution partners `_Checker.trivially_rat` looks at before unit propagation (a definition's
+# state has one per arc into it; a hostile proof could give every lemma thousands).
+_TRIVIAL_PARTNERS = 1024
 # DIMACS and DRAT tools (drat-trim, the SAT competition checkers) hold literals in a C int.
 MAX_VARIABLE = 2**31 - 1
 
@@ -338,10 +341,14 @@ class _Checker:
         (or there is none): a definition of a fresh (extension) variable. Such a lemma needs
         no unit propagation, which for a definition would fail only after a long one."""
         pivot = lemma[0]
-        for cid in self._occurring(-pivot):
+        partners = self._occurring(-pivot)
+        if len(partners) > _TRIVIAL_PARTNERS and partners[_TRIVIAL_PARTNERS] < limit:
+            return False  # too many to look at first: RUP, then RAT, as for any lemma
+        negated = {-lit for lit in lemma}
+        for cid in partners:
             if cid >= limit:
                 break
-            if not any(-lit in lemma for lit in self.originals[cid] if lit != -pivot):
+            if not any(lit in negated for lit in self.originals[cid] if lit != -pivot):
                 return False
         return True
 
