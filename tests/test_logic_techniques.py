@@ -145,13 +145,13 @@ CASES = [
         "X-chain",
         "2.4..39.1.6...2.3.1...79..4652........1...3........2455..38...2.2.4...5.9.32..8.6",
         "X-chain",
-        "X-chain: (7)r9c6 =(7)r9c8 -(7)r1c8 =(7)r2c9 -(7)r2c1 =(7)r8c1: remove 7 from r8c6",
+        "X-chain: (7)r9c6 =(7)r9c8 -(7)r1c8 =(7)r1c2 -(7)r2c1 =(7)r8c1: remove 7 from r8c6",
     ),
     (
         "alternating inference chain",
         "9..38...4.2.9...7.....27.....6....452.9...7.645....9.....49.....9...1.2.3...65..1",
         "alternating inference chain",
-        "alternating inference chain: (6)r3c2 =(6)r2c1 -(6)r8c1 =(5)r8c1 -(5)r3c1 =(8)r3c1: remove 8 from r3c2",
+        "alternating inference chain: (6)r3c2 =(6)r7c2 -(6)r8c1 =(5)r8c1 -(5)r3c1 =(8)r3c1: remove 8 from r3c2",
     ),
     (
         "naked quad",

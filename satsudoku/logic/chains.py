@@ -107,15 +107,18 @@ class _Graph:
             if cands[c] >> (d - 1) & 1
         ]
         self.nodes = nodes
-        self.strong: dict[int, set[int]] = {v: set() for v in nodes}
+        # Links are dicts used as ordered sets: the search meets them in the order they are
+        # made, so which of two equally short chains a step names is fixed (and the compiled
+        # search can list them the same way).
+        self.strong: dict[int, dict[int, None]] = {v: {} for v in nodes}
         self.weak = _weak_links(board, same_cell=kind != "x")
         if kind in ("xy", "aic"):
             for c in board.open_cells():
                 if cands[c].bit_count() == 2:
                     low = (cands[c] & -cands[c]).bit_length() - 1
                     high = cands[c].bit_length() - 1
-                    self.strong[c * n + low].add(c * n + high)
-                    self.strong[c * n + high].add(c * n + low)
+                    self.strong[c * n + low][c * n + high] = None
+                    self.strong[c * n + high][c * n + low] = None
         if kind in ("x", "aic"):
             strong = self.strong
             for house in layout.houses:
@@ -126,15 +129,15 @@ class _Graph:
                     pairs ^= low
                     d = low.bit_length() - 1
                     p, q = (c * n + d for c in house.cells if not values[c] and cands[c] & low)
-                    strong[p].add(q)
-                    strong[q].add(p)
+                    strong[p][q] = None
+                    strong[q][p] = None
 
 
 # same_cell -> (layout, candidates and values, links) of the last board seen
-_WEAK_CACHE: dict[bool, tuple[Layout, tuple[int, ...], dict[int, set[int]]]] = {}
+_WEAK_CACHE: dict[bool, tuple[Layout, tuple[int, ...], dict[int, dict[int, None]]]] = {}
 
 
-def _weak_links(board: Board, *, same_cell: bool) -> dict[int, set[int]]:
+def _weak_links(board: Board, *, same_cell: bool) -> dict[int, dict[int, None]]:
     """Each node's weak links: the same digit in a peer, and (`same_cell`) the cell's other
     digits. The XY-chain and AIC searches of one board share them (a one-entry cache)."""
     cands, values = board.cands, board.values
@@ -147,7 +150,7 @@ def _weak_links(board: Board, *, same_cell: bool) -> dict[int, set[int]]:
     return weak
 
 
-class _WeakLinks(dict[int, set[int]]):
+class _WeakLinks(dict[int, dict[int, None]]):
     """Weak links made when a search first asks for a node's: XY-chains only reach nodes of
     bivalue cells and X-chains nodes of conjugate pairs, so most are never made there."""
 
@@ -160,9 +163,9 @@ class _WeakLinks(dict[int, set[int]]):
         self.same_cell = same_cell
         self.open_peers: dict[int, list[int]] = {}
 
-    def __missing__(self, v: int) -> set[int]:
-        # Links go into each set in a fixed order (digits ascending, then the peers as the
-        # layout lists them): the breadth-first search meets them in that order.
+    def __missing__(self, v: int) -> dict[int, None]:
+        # Links are made in a fixed order (digits ascending, then the peers as the layout
+        # lists them): the breadth-first search meets them in that order.
         n, cands = self.n, self.cands
         cell, d = divmod(v, n)
         open_peers = self.open_peers.get(cell)
@@ -172,10 +175,10 @@ class _WeakLinks(dict[int, set[int]]):
         bit = 1 << d
         if self.same_cell:
             mask = cands[cell]
-            links = {cell * n + e for e in range(n) if mask >> e & 1 and e != d}
+            links = {cell * n + e: None for e in range(n) if mask >> e & 1 and e != d}
         else:
-            links = set()
-        links.update([p * n + d for p in open_peers if cands[p] & bit])
+            links = {}
+        links.update((p * n + d, None) for p in open_peers if cands[p] & bit)
         self[v] = links
         return links
 
@@ -272,7 +275,7 @@ def _both_see(graph: _Graph, a: int, z: int, same_digit: bool) -> tuple[tuple[in
     n = graph.n
     if same_digit and a % n != z % n:
         return ()
-    weak_a, weak_z = graph.weak[a], graph.weak[z]
+    weak_a, weak_z = graph.weak[a].keys(), graph.weak[z].keys()
     if weak_a.isdisjoint(weak_z):
         return ()
     common = (weak_a & weak_z) - {a, z}

@@ -1,17 +1,14 @@
 """The X-chain, XY-chain and AIC searches in compiled form (Numba, when it is installed).
 
-`chains._search` walks each node's links in the order Python's sets list them, and that order
-decides which of two equally short chains a step names. Small ints hash to themselves, so a
-set's order follows from the order its members were added: `_set_order` replays CPython's
-open-addressing table (the probe sequence, the growth when two thirds are filled) to list each
-link set as the interpreter would. `ORDER_MATCHES` checks that replay against this interpreter
-at import; where it differs (another CPython), `chains` keeps its Python search.
-`chains.py` stays the reference; tests/test_logic_speed.py compares the two step by step.
+`chains._search` walks each node's links in the order they were first made (digits ascending,
+then peers as the layout lists them; strong links bivalue cells first, then houses in order),
+and that order decides which of two equally short chains a step names. `_first_seen` lists
+each link sequence the same way here. `chains.py` stays the reference and the path without
+Numba; tests/test_logic_speed.py compares the two step by step.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -25,68 +22,21 @@ _SAVED_CACHE_DIR = config.CACHE_DIR
 if CACHE_DIR is not None:
     config.CACHE_DIR = CACHE_DIR
 
-LINEAR_PROBES, PERTURB_SHIFT, MIN_SIZE = 9, 5, 8  # CPython's setobject.c
-
 
 @njit(cache=CACHE_DIR is not None)
-def _free_slot(table: Any, mask: int, key: int) -> int:
-    """Where set_insert_clean puts `key` (a table with no equal key)."""
-    i = key & mask
-    perturb = key
-    while True:
-        if table[i] < 0:
-            return i
-        if i + LINEAR_PROBES <= mask:
-            for j in range(i + 1, i + LINEAR_PROBES + 1):
-                if table[j] < 0:
-                    return j
-        perturb >>= PERTURB_SHIFT
-        i = (i * 5 + 1 + perturb) & mask
-
-
-@njit(cache=CACHE_DIR is not None)
-def _set_order(seq: Any, count: int, table: Any, old: Any, out: Any) -> int:
-    """The members of a set built by adding seq[:count] (non-negative ints) in that order, in
-    the order the set iterates them, written to `out`; returns how many."""
-    mask = MIN_SIZE - 1
-    table[:MIN_SIZE] = -1
-    used = 0
-    for k in range(count):
-        key = seq[k]
-        i = key & mask
-        perturb = key
-        slot = -1
-        present = False
-        while slot < 0 and not present:
-            probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
-            for j in range(i, i + probes + 1):
-                if table[j] < 0:
-                    slot = j
-                    break
-                if table[j] == key:
-                    present = True
-                    break
-            perturb >>= PERTURB_SHIFT
-            i = (i * 5 + 1 + perturb) & mask
-        if present:
-            continue
-        table[slot] = key
-        used += 1
-        if used * 5 >= mask * 3:  # set_table_resize(so, used * 4)
-            size = MIN_SIZE
-            while size <= used * 4:
-                size <<= 1
-            old_mask = mask
-            old[: old_mask + 1] = table[: old_mask + 1]
-            mask = size - 1
-            table[:size] = -1
-            for j in range(old_mask + 1):
-                if old[j] >= 0:
-                    table[_free_slot(table, mask, old[j])] = old[j]
+def _first_seen(seq: Any, count: int, out: Any) -> int:
+    """The distinct members of seq[:count] in the order they first occur, written to `out`;
+    returns how many (sequences hold a few dozen links: a quadratic scan is the cheapest)."""
     k = 0
-    for j in range(mask + 1):
-        if table[j] >= 0:
-            out[k] = table[j]
+    for i in range(count):
+        key = seq[i]
+        new = True
+        for j in range(k):
+            if out[j] == key:
+                new = False
+                break
+        if new:
+            out[k] = key
             k += 1
     return k
 
@@ -104,8 +54,8 @@ def _weak(
     w_adj: Any,
     w_len: Any,
 ) -> None:
-    """`chains._WeakLinks.__missing__`: node v's weak links, in its set's order."""
-    seq, table, old = scratch
+    """`chains._WeakLinks.__missing__`: node v's weak links, in the order it makes them."""
+    (seq,) = scratch
     cell = v // n
     d = v - cell * n
     count = 0
@@ -121,7 +71,7 @@ def _weak(
         if values[p] == 0 and cands[p] & bit:
             seq[count] = p * n + d
             count += 1
-    w_len[v] = _set_order(seq, count, table, old, w_adj[v])
+    w_len[v] = _first_seen(seq, count, w_adj[v])
 
 
 @njit(cache=CACHE_DIR is not None)
@@ -147,12 +97,8 @@ def _search(
     cells = cands.shape[0]
     nodes = cells * n
     width = n + n_peers.max() + houses_of.shape[1]
-    size = MIN_SIZE
-    while size <= 4 * width:
-        size <<= 1
-    seq = np.empty(width, dtype=np.int64)
-    scratch = (seq, np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64))
-    # Strong links: added as chains._Graph adds them, then listed in their sets' order.
+    scratch = (np.empty(width, dtype=np.int64),)
+    # Strong links: added as chains._Graph adds them, then listed without repeats.
     s_seq = np.empty((nodes, 1 + houses_of.shape[1]), dtype=np.int64)
     s_cnt = np.zeros(nodes, dtype=np.int64)
     if bivalue_links:
@@ -201,7 +147,7 @@ def _search(
     s_len = np.zeros(nodes, dtype=np.int64)
     for v in range(nodes):
         if s_cnt[v]:
-            s_len[v] = _set_order(s_seq[v], s_cnt[v], scratch[1], scratch[2], s_adj[v])
+            s_len[v] = _first_seen(s_seq[v], s_cnt[v], s_adj[v])
     w_adj = np.empty((nodes, n - 1 + n_peers.max() + 1), dtype=np.int64)
     w_len = np.full(nodes, -1, dtype=np.int64)
     seen = np.full(2 * nodes, -1, dtype=np.int64)
@@ -316,32 +262,12 @@ def search(
     return int(length), path[:path_len].tolist(), gone[:gone_len].tolist()
 
 
-def _order_matches() -> bool:
-    """Whether `_set_order` lists sets as this interpreter does (random small-int sets of
-    the sizes and spreads the chains build)."""
-    rng = random.Random(7)
-    table, old = np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64)
-    out = np.empty(200, dtype=np.int64)
-    for trial in range(300):
-        count = rng.randint(1, 60 if trial % 3 else 200)
-        seq = [rng.randrange(16 if trial % 2 else 15625) for _ in range(count)]
-        made: set[int] = set()
-        for key in seq:
-            made.add(key)
-        k = _set_order(np.array(seq, dtype=np.int64), count, table, old, out)
-        if out[:k].tolist() != list(made):
-            return False
-    return True
-
-
-ORDER_MATCHES = _order_matches()
 WIDEST = 62  # digits a candidate mask may hold in an int64
 
 
 def usable(n: int) -> bool:
-    """Whether the compiled searches take an n×n board: candidate masks must fit an int64,
-    and set orders must be this interpreter's."""
-    return ORDER_MATCHES and n <= WIDEST
+    """Whether the compiled searches take an n×n board: candidate masks must fit an int64."""
+    return n <= WIDEST
 
 
 config.CACHE_DIR = _SAVED_CACHE_DIR

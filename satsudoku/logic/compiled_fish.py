@@ -3,7 +3,7 @@
 Fish and finned fish run before every chain and forcing step and nearly always find nothing:
 in CPython a quarter of the rating's time once the chains were compiled. This search visits
 digits, orientations, bases and covers in `fish.fish_steps`' order (a finned base's fin boxes
-in the order Python's set of them lists them, replayed by `compiled_chains._set_order`) and
+in the order the base lines first reach them, `compiled_chains._first_seen`) and
 stops at the first fish that clears something; `fish.py` words the step and stays the reference
 and the path without Numba (tests/test_logic_speed.py compares the two).
 """
@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from satsudoku.backends.fast_kernel import CACHE_DIR, config
-from satsudoku.logic.compiled_chains import MIN_SIZE, _set_order
+from satsudoku.logic.compiled_chains import _first_seen
 from satsudoku.logic.state import Layout
 
 _SAVED_CACHE_DIR = config.CACHE_DIR
@@ -83,12 +83,7 @@ def _search(
     unions = np.zeros(size + 1, dtype=np.int64)
     in_base = np.zeros(n, dtype=np.bool_)
     width = size * seg_box.shape[2] + 1
-    table_size = MIN_SIZE
-    while table_size <= 4 * width:
-        table_size <<= 1
     seq = np.empty(width, dtype=np.int64)
-    table = np.empty(table_size, dtype=np.int64)
-    old = np.empty(table_size, dtype=np.int64)
     boxes = np.empty(width, dtype=np.int64)
     crosses = np.empty(n, dtype=np.int64)
     pick = np.empty(n + 1, dtype=np.int64)
@@ -156,7 +151,7 @@ def _search(
                         if w & seg_mask[o, line, s]:
                             seq[count] = seg_box[o, line, s]
                             count += 1
-                listed = _set_order(seq, count, table, old, boxes)
+                listed = _first_seen(seq, count, boxes)
                 for b in range(listed):
                     box = boxes[b]
                     off_base = False

@@ -200,7 +200,9 @@ def _finned_covers(
     """
     out = []
     outside, box_bits = cleared
-    boxes = {box for line, w in base for box, mask in segments[line].items() if w & mask}
+    # Boxes in the order the base lines first reach them (a dict as an ordered set): the
+    # order fixes which of two fins a step names, and the compiled search follows it.
+    boxes = {box: None for line, w in base for box, mask in segments[line].items() if w & mask}
     for box in boxes:
         if not outside & box_bits[box]:
             continue
