@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Sequence
 from itertools import combinations
 
-from satsudoku.logic.state import Board, Layout
+from satsudoku.logic.state import WIDEST, Board, Layout
 from satsudoku.logic.step import Finder, Step, length_bonus, removal_text
 
 try:  # the compiled search needs Numba (the `fast` extra); without it, _search runs
@@ -39,7 +39,7 @@ def turbot_fish(board: Board) -> Step | None:
     """Two strong links on one digit joined by a weak link: skyscraper (both rows or both
     columns), 2-string kite (a row and a column meeting in a box), else turbot fish."""
     layout, cands, values = board.layout, board.cands, board.values
-    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+    if compiled_easy is not None and board.n <= WIDEST:
         if not compiled_easy.turbot_any(cands, values, layout):
             return None  # (the compiled scan says whether there is one; Python picks it)
     best: Step | None = None

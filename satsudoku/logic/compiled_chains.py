@@ -16,7 +16,7 @@ from numba import njit
 
 from satsudoku.backends.fast_kernel import CACHE_DIR, config
 from satsudoku.logic import compiled_multiple
-from satsudoku.logic.state import Layout
+from satsudoku.logic.state import WIDEST, Layout
 
 _SAVED_CACHE_DIR = config.CACHE_DIR
 if CACHE_DIR is not None:
@@ -260,9 +260,6 @@ def search(
     if not length:
         return None
     return int(length), path[:path_len].tolist(), gone[:gone_len].tolist()
-
-
-WIDEST = 62  # digits a candidate mask may hold in an int64
 
 
 def usable(n: int) -> bool:

@@ -23,8 +23,6 @@ _SAVED_CACHE_DIR = config.CACHE_DIR
 if CACHE_DIR is not None:
     config.CACHE_DIR = CACHE_DIR
 
-WIDEST = 62  # digits a candidate mask may hold in an int64
-
 
 @njit(cache=CACHE_DIR is not None)
 def _count(x: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from satsudoku.logic.state import Board, Layout, digits_of
+from satsudoku.logic.state import WIDEST, Board, Layout, digits_of
 
 try:  # the compiled propagation needs Numba (the `fast` extra); without it, Propagation runs
     import numpy as np
@@ -379,7 +379,7 @@ def nishio(board: Board) -> Step | None:
     """A contradiction on one digit alone: put `d` in a cell, strike it from the peers, place
     `d` wherever a house has one place left; a house with no place for `d` removes the
     assumption (SE's Nishio forcing chain, 7.6+). The shortest such chain is chosen."""
-    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+    if compiled_easy is not None and board.n <= WIDEST:
         best = _compiled_nishio(board)
     else:
         best = _shortest_nishio(board)

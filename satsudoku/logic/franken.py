@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from satsudoku.logic.fish import NAMES
-from satsudoku.logic.state import Board, House, Layout
+from satsudoku.logic.state import WIDEST, Board, House, Layout
 from satsudoku.logic.step import Finder, Step, Technique, removal_text
 
 try:  # the compiled search needs Numba (the `fast` extra); without it, _fishes runs
@@ -45,7 +45,7 @@ def franken(size: int, *, finned: bool = False) -> Finder:
 
     def find(board: Board) -> Step | None:
         first = 1
-        if compiled_franken is not None and not finned:
+        if compiled_franken is not None and not finned and board.n <= WIDEST:
             status, digit, base, cover = compiled_franken.first_fish(
                 board.cands, board.values, board.layout, size, 1
             )

@@ -9,7 +9,7 @@ from functools import reduce
 from operator import or_
 
 from satsudoku.logic.singles import direct_single
-from satsudoku.logic.state import BOX_KINDS, Board
+from satsudoku.logic.state import BOX_KINDS, WIDEST, Board
 from satsudoku.logic.step import Step, cells_text, removal_text
 
 try:  # the compiled scan needs Numba (the `fast` extra); without it, every overlap is searched
@@ -65,7 +65,7 @@ def _entries(board: Board) -> Iterator[int]:
     """The overlaps (indices into layout.overlap_parts), in order, that may yield locked
     candidates: with the compiled scan, only those that do."""
     layout = board.layout
-    if compiled_easy is None or board.n > compiled_easy.WIDEST:
+    if compiled_easy is None or board.n > WIDEST:
         yield from range(len(layout.overlap_parts))
         return
     entry = -1

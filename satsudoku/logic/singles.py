@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from satsudoku.logic.state import Barren, Board, House
+from satsudoku.logic.state import WIDEST, Barren, Board, House
 from satsudoku.logic.step import Step
 
 try:  # the compiled scans need Numba (the `fast` extra); without it, every house is searched
@@ -20,7 +20,7 @@ def full_house(board: Board) -> Step | None:
     """A house with one open cell: its missing digit goes there."""
     layout, values = board.layout, board.values
     houses = zip(layout.houses, layout.house_getters, strict=True)
-    if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+    if compiled_easy is not None and board.n <= WIDEST:
         index = compiled_easy.full_house(board.cands, values, layout, 0)
         if index < 0:
             return None
@@ -48,7 +48,7 @@ def _hidden_finder(boxes: bool | None) -> Callable[[Board], Step | None]:
 
     def find(board: Board) -> Step | None:
         layout = board.layout
-        if compiled_easy is not None and board.n <= compiled_easy.WIDEST:
+        if compiled_easy is not None and board.n <= WIDEST:
             # Straight to the first house with a single.
             index = compiled_easy.single_house(board.cands, board.values, layout, boxes, 0)
             return None if index < 0 else _hidden_in(board, layout.houses[index])

@@ -16,6 +16,9 @@ from satsudoku.puzzle import Puzzle
 
 Candidate = tuple[int, Digit]  # (flat cell index, digit): one pencil mark
 BOX_KINDS = ("box", "region")  # the house kinds a person calls a box (a jigsaw: region)
+# Digits a candidate mask may hold in an int64: the compiled searches take boards up to this
+# size, wider ones (63×63, 64×64) the Python searches.
+WIDEST = 62
 
 
 Getter = Callable[[list[int]], tuple[int, ...]]

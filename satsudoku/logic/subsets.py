@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from satsudoku.logic.singles import direct_single
-from satsudoku.logic.state import Barren, Board, House, digits_of
+from satsudoku.logic.state import WIDEST, Barren, Board, House, digits_of
 from satsudoku.logic.step import Finder, Step, cells_text, removal_text
 
 try:  # the compiled scans need Numba (the `fast` extra); without it, every house is searched
@@ -24,7 +24,7 @@ DIRECT_HIDDEN_LEVEL = {2: 2.0, 3: 2.5}
 
 def _compiled(board: Board) -> bool:
     """Whether the compiled scans take this board (Numba, masks in an int64)."""
-    return compiled_easy is not None and board.n <= compiled_easy.WIDEST
+    return compiled_easy is not None and board.n <= WIDEST
 
 
 def naked_steps(board: Board, size: int, only: int | None = None) -> Iterator[Step]:

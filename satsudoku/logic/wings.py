@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from satsudoku.logic.state import Board, digits_of, seen_by_all
+from satsudoku.logic.state import WIDEST, Board, digits_of, seen_by_all
 from satsudoku.logic.step import Step, removal_text
 
 try:  # the compiled scans need Numba (the `fast` extra); without it, every cell is tried
@@ -28,7 +28,7 @@ def xyz_wing(board: Board) -> Step | None:
 
 def _compiled(board: Board) -> bool:
     """Whether the compiled scans take this board (Numba, masks in an int64)."""
-    return compiled_easy is not None and board.n <= compiled_easy.WIDEST
+    return compiled_easy is not None and board.n <= WIDEST
 
 
 def _wing(board: Board, pivot_size: int) -> Step | None:
