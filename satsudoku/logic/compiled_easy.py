@@ -17,20 +17,12 @@ from numba import njit
 
 from satsudoku.backends.fast_kernel import CACHE_DIR, config
 from satsudoku.logic import compiled_multiple
+from satsudoku.logic.compiled_franken import _count
 from satsudoku.logic.state import Layout
 
 _SAVED_CACHE_DIR = config.CACHE_DIR
 if CACHE_DIR is not None:
     config.CACHE_DIR = CACHE_DIR
-
-
-@njit(cache=CACHE_DIR is not None)
-def _count(x: int) -> int:
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
 
 
 @njit(cache=CACHE_DIR is not None)
