@@ -38,10 +38,12 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.encoding = encoding
         self.limit = limit
         self.solutions: list[Grid] = []
+        self._seen: set[Grid] = set()  # a list search here made counting quadratic
 
     def on_solution_callback(self) -> None:
         grid = self.encoding.decode(list(self.response_proto.solution))
-        if grid not in self.solutions:  # guard: parallel enumeration may repeat a solution
+        if grid not in self._seen:  # guard: parallel enumeration may repeat a solution
+            self._seen.add(grid)
             self.solutions.append(grid)
         if len(self.solutions) >= self.limit:
             self.stop_search()
