@@ -82,3 +82,23 @@ def test_a_variable_redefined_after_its_deletion_is_not_fresh() -> None:
     verdict = check_drat(formula, steps)
     assert not verdict.ok
     assert "neither RUP nor RAT" in verdict.message
+
+
+def test_a_refutation_that_ignoring_unit_deletions_would_accept_is_refused() -> None:
+    """Found by fuzzing against dratify: it accepts this 7-step 'refutation' of the satisfiable
+    (not x4 or x5). After 6 turns false, the deleted (not 7 or 6) is a unit clause; a checker
+    that ignores unit deletions (drat-trim's operational DRAT, followed by dratify) finds
+    (7 or 3) RAT through it and the empty clause RUP with it. A checker that applies every
+    deletion finds (7 or 3) RAT (no partner left) but no conflict for the empty clause;
+    satsudoku's keeps the deleted clause as a partner, and the resolvent (3 or 6) is not RUP."""
+    steps = [
+        (False, [-2, -2]),
+        (False, [-6, 2]),
+        (False, [-7, 6]),
+        (True, [-7, 6]),
+        (False, [-3, 6]),
+        (False, [7, 3]),
+        (False, []),
+    ]
+    assert satisfiable(7, [[-4, 5]])
+    assert not check_drat([[-4, 5]], steps).ok
