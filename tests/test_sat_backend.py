@@ -40,6 +40,23 @@ def test_limit_one_is_solved_and_limit_counts() -> None:
     assert result.status is Status.MULTIPLE and len(set(result.solutions)) == 5
 
 
+def test_counting_guards_its_blocking_clauses_with_one_selector() -> None:
+    """The 288 grids of the empty 4x4, twice on one session: the second count sees none of the
+    first one's blocking clauses, and each count adds one selector variable, not one per grid
+    (one per grid made the k-th solver call carry k assumptions: 39,168 6x6 grids took 292 s)."""
+    backend = SatBackend()
+    empty = Puzzle.empty(Shape(2, 2))
+    first = backend.solve(empty, limit=1000)
+    assert first.status is Status.MULTIPLE and first.exhausted
+    assert len(set(first.solutions)) == 288
+    session = backend._session
+    assert isinstance(session, sat._Session)
+    before = session.next_var
+    again = backend.solve(empty, limit=1000)
+    assert set(again.solutions) == set(first.solutions) and again.exhausted
+    assert session.next_var == before + 1
+
+
 @dataclass(frozen=True)
 class _Pigeons:
     """Row 1 may only use digits 1..n-1: a hidden pigeonhole, hopeless for CDCL (minimal CNF)."""

@@ -176,7 +176,10 @@ class _Session:
         before = counters(solver)
         run = SolverRun(solver, self.solver_name)
         solutions: list[Grid] = []
-        selectors: list[int] = []
+        # One selector guards every blocking clause of this puzzle: assumed while it is
+        # searched, retired after. A selector per clause made the k-th call carry k
+        # assumptions (39,168 grids of a 6x6: 292 s and 1.3 GB instead of 3 s).
+        selector = 0
         exhausted = False
         stopped = False
         while True:
@@ -195,13 +198,13 @@ class _Session:
             if self.up_proof and len(solutions) == 1 and self._implied(before):
                 exhausted = True  # unit propagation forced every cell: no other model
                 break
-            selector = self.next_var
-            self.next_var += 1
+            if not selector:
+                selector = self.next_var
+                self.next_var += 1
+                assumptions.append(selector)
             solver.add_clause([-selector, *[-lit for lit in compress(true, open_cells) if lit]])
-            selectors.append(selector)
-            assumptions.append(selector)
-        for selector in selectors:
-            solver.add_clause([-selector])  # retire: the guarded clause is now satisfied
+        if selector:
+            solver.add_clause([-selector])  # retire: the guarded clauses are now satisfied
         after = counters(solver)
         stats: Stats = {key: after[key] - before[key] for key in after}
         if stopped:
