@@ -10,18 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
-
-# Compiled code is cached where the kernel's is (a directory private to the user, or nowhere);
-# Numba reads config.CACHE_DIR when a function is decorated, so it is set around the decorator.
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
+from satsudoku.backends.fast_kernel import compiled
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _grid_ok(givens: Any, grid: Any, box_cell: Any, bit: Any) -> bool:
     """Every given kept, every row, column and box all n digits: a house of n cells whose
     digits' bits OR to all n bits holds each digit once. `bit[v]` is digit v's bit, 0 for a
@@ -41,7 +34,7 @@ def _grid_ok(givens: Any, grid: Any, box_cell: Any, bit: Any) -> bool:
     return kept
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def first_bad(givens: Any, sols: Any, found: Any, box_rows: int, box_cols: int) -> Any:
     """Per puzzle p, 0 if its found[p] grids in sols[p] all solve givens[p] and differ from
     each other, else 1 + the index of the first grid that fails (or repeats an earlier one)."""
@@ -73,6 +66,3 @@ def first_bad(givens: Any, sols: Any, found: Any, box_rows: int, box_cols: int) 
             if bad[p]:
                 break
     return bad
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -246,6 +246,34 @@ def test_cache_dir_is_private_to_the_user(tmp_path: Path, monkeypatch: pytest.Mo
     assert kernel._safe_cache_dir() == (str(tmp_path / "mine"), "NUMBA_CACHE_DIR")
 
 
+def test_every_compiled_function_caches_in_the_private_folder_and_nowhere_else() -> None:
+    """`fast_kernel.compiled` is the one decorator: each compiled function of the package keeps
+    its machine code in CACHE_DIR, and Numba's own setting is the user's again afterwards."""
+    import importlib
+    import sys
+
+    from numba.core.registry import CPUDispatcher
+
+    for name in ("io.classic_lines", "verify_compiled", "logic.compiled", "logic.compiled_chains",
+                 "logic.compiled_easy", "logic.compiled_fish", "logic.compiled_franken",
+                 "logic.compiled_multiple"):  # fmt: skip
+        importlib.import_module(f"satsudoku.{name}")
+    dispatchers = [
+        value
+        for module_name, module in list(sys.modules.items())
+        if module_name.startswith("satsudoku.")
+        for value in vars(module).values()
+        if isinstance(value, CPUDispatcher) and value.__module__ == module_name
+    ]
+    assert len(dispatchers) >= 40  # 5 kernel, 3 line reader, 2 verifier, 30 logic (2026-11-26)
+    assert kernel.config.CACHE_DIR == os.environ.get("NUMBA_CACHE_DIR", "")
+    for dispatcher in dispatchers:
+        if kernel.CACHE_DIR is None:
+            assert dispatcher._cache.__class__.__name__ == "NullCache"
+        else:
+            assert dispatcher._cache._cache_path.startswith(kernel.CACHE_DIR), dispatcher
+
+
 def test_compiled_verifier_refuses_exactly_what_violations_refuses() -> None:
     """Spoiled solutions (a cell changed, two cells swapped, a given overwritten, out-of-range
     digits, a repeated grid): the compiled check and `violations` agree on every one."""

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 from llvmlite import ir
@@ -61,12 +62,36 @@ def _safe_cache_dir() -> tuple[str | None, str]:
 
 
 CACHE_DIR, CACHE_REASON = _safe_cache_dir()
-_CACHE = CACHE_DIR is not None
-# Numba picks a function's cache locator when it is decorated, reading config.CACHE_DIR then;
-# it is set for this module's decorators only and restored at the end of the module.
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@overload
+def compiled(function: F, /) -> F: ...
+@overload
+def compiled(function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+
+
+def compiled(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
+    """`njit`, its machine code cached in CACHE_DIR (or nowhere): every compiled module of the
+    package decorates with this, as `@compiled` or `@compiled(inline="always")`.
+
+    Numba picks a function's cache folder when the function is decorated, reading
+    config.CACHE_DIR then; it is set for the decoration alone and the user's value restored,
+    so the rest of the process (the user's own Numba code) never sees it changed.
+    """
+
+    def decorate(py_function: F) -> F:
+        saved = config.CACHE_DIR
+        if CACHE_DIR is not None:
+            config.CACHE_DIR = CACHE_DIR
+        try:
+            return cast(F, njit(cache=CACHE_DIR is not None, **options)(py_function))
+        finally:
+            config.CACHE_DIR = saved
+
+    return decorate if function is None else decorate(function)
 
 
 def _popcount_typer(typingctx: Any, x: Any) -> Any:
@@ -92,7 +117,7 @@ _popcount: Any = intrinsic(_popcount_typer)
 _lowest: Any = intrinsic(_lowest_typer)
 
 
-@njit(cache=_CACHE, inline="always")
+@compiled(inline="always")
 def _set(cands: Any, cell: int, mask: Any, trail_cell: Any, trail_mask: Any, st: Any) -> None:
     """cands[cell] = mask, remembering the old word on the trail."""
     t = st[TRAIL]
@@ -102,7 +127,7 @@ def _set(cands: Any, cell: int, mask: Any, trail_cell: Any, trail_mask: Any, st:
     cands[cell] = mask
 
 
-@njit(cache=_CACHE)
+@compiled
 def _propagate(
     cands: Any,
     queue: Any,
@@ -222,7 +247,7 @@ def _propagate(
             return True  # (a narrowing that leaves a single also sets `narrowed`)
 
 
-@njit(cache=_CACHE)
+@compiled
 def start(
     givens: Any,
     allowed: Any,
@@ -269,7 +294,7 @@ def start(
     return ok
 
 
-@njit(cache=_CACHE)
+@compiled
 def search(
     cands: Any,
     queue: Any,
@@ -359,7 +384,7 @@ def search(
             conflicts[cell] += 1
 
 
-@njit(cache=_CACHE)
+@compiled
 def solve_batch(
     givens: Any,
     allowed: Any,
@@ -410,6 +435,3 @@ def solve_batch(
         counters[p, 0] = st[NODES]
         counters[p, 1] = st[BACKTRACKS]
         counters[p, 2] = 0 if code == BUDGET else 1
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

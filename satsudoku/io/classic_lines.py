@@ -16,16 +16,11 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 
 CELLS = 81
 _CHUNK = 1 << 20
-_CACHE = CACHE_DIR is not None  # compiled code is cached where the fast kernel's is
-_SAVED_CACHE_DIR = config.CACHE_DIR  # Numba reads it when a function is decorated
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 _NEWLINE, _RETURN = 10, 13
 _VALUE = np.full(256, 255, dtype=np.uint8)  # byte -> digit, 0 blank, 255 not plain
 _VALUE[ord(".")] = _VALUE[ord("0")] = 0
@@ -101,7 +96,7 @@ class ClassicRun:
             carry = data[used:]
 
 
-@njit(cache=_CACHE)
+@compiled
 def _scan(
     data: Any, value: Any, lines_before: int, givens: Any, numbers: Any, starts: Any
 ) -> tuple[int, int, int, bool]:
@@ -227,7 +222,7 @@ class Template:
         return self.out.data[:used], ends
 
 
-@njit(cache=_CACHE, inline="always")
+@compiled(inline="always")
 def _write_int(out: Any, pos: Any, value: int) -> Any:
     """`value` in decimal at out[pos:] (pos unsigned); the position after it."""
     one = np.uint64(1)
@@ -249,7 +244,7 @@ def _write_int(out: Any, pos: Any, value: int) -> Any:
             return end
 
 
-@njit(cache=_CACHE)
+@compiled
 def _assemble(
     step_ptr: Any,
     steps: Any,
@@ -298,6 +293,3 @@ def _assemble(
             pos += one
         ends[k] = pos
     return int(pos)
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -16,23 +16,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic.state import Layout
-
-# Compiled code is cached where the fast kernel's is (a directory private to the user, or
-# nowhere); Numba reads config.CACHE_DIR when a function is decorated, so it is set around it.
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
 # Why a propagation broke: why[r, 0] is one of these, why[r, 1] the cell or house, why[r, 2]
 # the digit.
 NONE, EMPTY_CELL, TWICE, NO_PLACE = 0, 1, 2, 3
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _bit_length(x: int) -> int:
     k = 0
     while x:
@@ -41,7 +34,7 @@ def _bit_length(x: int) -> int:
     return k
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _place(r: int, cell: int, bit: int, st: Any, tables: Any) -> None:
     """Board.place in run r, marking the cells and houses it changes."""
     cands, values, cell_todo, house_todo = st
@@ -64,7 +57,7 @@ def _place(r: int, cell: int, bit: int, st: Any, tables: Any) -> None:
                     house_todo[r, h] = 1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _run(r: int, budget: int, st: Any, tables: Any, made: Any, finished: Any, why: Any) -> None:
     """forcing.Propagation.run(budget) without helpers, on run r."""
     cands, values, cell_todo, house_todo = st
@@ -121,7 +114,7 @@ def _run(r: int, budget: int, st: Any, tables: Any, made: Any, finished: Any, wh
         finished[r] = not progress
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _pass(
     start: int,
     stop: int,
@@ -146,7 +139,7 @@ def _pass(
                 best[0], best[1] = length, r
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _assume(cells: Any, digits: Any, quiet: bool, st: Any, tables: Any) -> None:
     """Run r starts from forcing.assume(board, cells[r], digits[r]): the digit placed, and
     marked to look at the cells that placing changed (every cell and house unless `quiet`)."""
@@ -173,7 +166,7 @@ def _assume(cells: Any, digits: Any, quiet: bool, st: Any, tables: Any) -> None:
         cands[r, cell] &= bit
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _shortest_shared(
     offsets: Any, targets: Any, starts: Any, source_offsets: Any, source_rows: Any
 ) -> tuple[int, int]:
@@ -286,6 +279,3 @@ def run_pass(
 ) -> None:
     """`_pass` from Python (typed for mypy)."""
     _pass(start, stop, limit, best, st, layout_tables, made, finished, why)
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -12,18 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic import compiled_multiple
 from satsudoku.logic.state import WIDEST, Layout
 
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
-
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _first_seen(seq: Any, count: int, out: Any) -> int:
     """The distinct members of seq[:count] in the order they first occur, written to `out`;
     returns how many (sequences hold a few dozen links: a quadratic scan is the cheapest)."""
@@ -41,7 +36,7 @@ def _first_seen(seq: Any, count: int, out: Any) -> int:
     return k
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _weak(
     v: int,
     cands: Any,
@@ -74,7 +69,7 @@ def _weak(
     w_len[v] = _first_seen(seq, count, w_adj[v])
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _search(
     cands: Any,
     values: Any,
@@ -265,6 +260,3 @@ def search(
 def usable(n: int) -> bool:
     """Whether the compiled searches take an n×n board: candidate masks must fit an int64."""
     return n <= WIDEST
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -13,19 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic import compiled_multiple
 from satsudoku.logic.compiled_franken import _count
 from satsudoku.logic.state import Layout
 
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
-
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _next_pick(pick: Any, k: int, m: int) -> bool:
     """Advance `pick` (k ascending indices below m) to the next combination in
     itertools.combinations order; False after the last."""
@@ -40,7 +35,7 @@ def _next_pick(pick: Any, k: int, m: int) -> bool:
     return True
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _hidden_house(cands: Any, values: Any, house_cells: Any, size: int, start: int) -> int:
     """`subsets._hidden_in`: the first house from `start` with a hidden subset of `size` that
     removes something, or -1."""
@@ -85,7 +80,7 @@ def _hidden_house(cands: Any, values: Any, house_cells: Any, size: int, start: i
     return -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _naked_house(
     cands: Any, values: Any, house_cells: Any, houses_of: Any, size: int, start: int
 ) -> int:
@@ -138,7 +133,7 @@ def _naked_house(
     return -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _locked_entry(cands: Any, values: Any, parts: Any, lengths: Any, start: int) -> int:
     """`locked._locked`: the first overlap entry from `start` that yields locked candidates
     (parts[e, 0]: the shared cells, 1: the rest of house a, 2: the rest of house b), or -1."""
@@ -173,7 +168,7 @@ def _locked_entry(cands: Any, values: Any, parts: Any, lengths: Any, start: int)
     return -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _seen_by_all(cands: Any, values: Any, sees: Any, cells: Any, k: int, bit: int) -> bool:
     """`state.seen_by_all` is not empty: an open cell besides `cells` seeing them all has
     the digit."""
@@ -190,7 +185,7 @@ def _seen_by_all(cands: Any, values: Any, sees: Any, cells: Any, k: int, bit: in
     return False
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _wing_pivot(cands: Any, values: Any, sees: Any, pivot_size: int, start: int) -> int:
     """`wings._wing`: the first pivot from `start` of a wing that removes something, or -1."""
     cells = cands.shape[0]
@@ -236,7 +231,7 @@ def _wing_pivot(cands: Any, values: Any, sees: Any, pivot_size: int, start: int)
     return -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _w_wing_pair(cands: Any, values: Any, sees: Any, house_cells: Any) -> Any:
     """`wings.w_wing`: the first pair of cells (a, b) of a W-wing that removes something, or
     (-1, -1)."""
@@ -280,7 +275,7 @@ def _w_wing_pair(cands: Any, values: Any, sees: Any, house_cells: Any) -> Any:
     return -1, -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _single_house(
     cands: Any, values: Any, house_cells: Any, pick: Any, full_house: bool, start: int
 ) -> int:
@@ -318,7 +313,7 @@ def _single_house(
     return -1
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _turbot_any(cands: Any, values: Any, sees: Any, house_cells: Any) -> bool:
     """`chains.turbot_fish` finds something: two strong links on a digit, ends b and c
     seeing each other, and a cell seeing both other ends a and d holds the digit."""
@@ -358,7 +353,7 @@ def _turbot_any(cands: Any, values: Any, sees: Any, house_cells: Any) -> bool:
     return False
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _one_digit(
     n: int,
     cell: int,
@@ -416,7 +411,7 @@ def _one_digit(
     return made
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _nishio(cands: Any, values: Any, peers: Any, n_peers: Any, house_cells: Any, best: Any) -> None:
     """`forcing.nishio`'s search: best = placements, cell, digit, why kind, why where of the
     shortest contradiction (first met among equals), placements -1 if none."""
@@ -553,5 +548,3 @@ def nishio(
 
 
 _ALL = np.ones(4096, dtype=np.bool_)
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -13,19 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic.compiled_chains import _first_seen
 from satsudoku.logic.compiled_franken import _count
 from satsudoku.logic.state import Layout
 
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
-
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _segment(seg_box: Any, seg_mask: Any, seg_cnt: Any, o: int, line: int, box: int) -> int:
     """The cross lines of `line` inside `box` (0 if it does not cross it)."""
     for j in range(seg_cnt[o, line]):
@@ -34,7 +29,7 @@ def _segment(seg_box: Any, seg_mask: Any, seg_cnt: Any, o: int, line: int, box: 
     return 0
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _clears(where: Any, in_base: Any, n: int, o: int, cover: int, box: int, box_of: Any) -> bool:
     """Whether a cover place off the base lines (in `box` if box >= 0) holds the digit."""
     for line in range(n):
@@ -52,7 +47,7 @@ def _clears(where: Any, in_base: Any, n: int, o: int, cover: int, box: int, box_
     return False
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _search(
     cands: Any,
     values: Any,
@@ -191,7 +186,7 @@ def _search(
     return False
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _write(
     out: Any, digit: int, o: int, cover: int, box: int, elig_line: Any, pos: Any, size: int
 ) -> None:
@@ -246,6 +241,3 @@ def search(
         return None
     found = [int(x) for x in out]
     return found[0], found[1] == 0, found[2], found[3], tuple(found[4:])
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

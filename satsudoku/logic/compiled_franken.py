@@ -16,20 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic.state import Layout
-
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
 MAX_PLACES = 63  # places numbered 0..62: a signed 64-bit word, shifts never reach the sign
 FOUND, NOTHING, TOO_MANY = 0, 1, 2  # out[0] after a search
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _count(x: int) -> int:
     k = 0
     while x:
@@ -38,7 +33,7 @@ def _count(x: int) -> int:
     return k
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _low(x: int) -> int:
     """Index of the lowest set bit of x (x > 0)."""
     k = 0
@@ -48,7 +43,7 @@ def _low(x: int) -> int:
     return k
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _first_cover(
     places: Any,
     cell_of: Any,
@@ -122,7 +117,7 @@ def _first_cover(
     return False
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _search(
     cands: Any,
     values: Any,
@@ -269,6 +264,3 @@ def first_fish(
     )
     found = [int(x) for x in out]
     return found[0], found[1], tuple(found[2 : 2 + size]), tuple(found[2 + size :])
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR

@@ -16,18 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from satsudoku.backends.fast_kernel import CACHE_DIR, config
+from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic.compiled import _shortest_shared, layout_arrays
 from satsudoku.logic.state import Layout
 
-_SAVED_CACHE_DIR = config.CACHE_DIR
-if CACHE_DIR is not None:
-    config.CACHE_DIR = CACHE_DIR
 
-
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _links(
     cands: Any, values: Any, n: int, peers: Any, n_peers: Any, houses_of: Any, house_cells: Any
 ) -> tuple[Any, Any]:
@@ -85,7 +80,7 @@ def _links(
     return offsets, targets
 
 
-@njit(cache=CACHE_DIR is not None)
+@compiled
 def _search(
     cands: Any, values: Any, n: int, peers: Any, n_peers: Any, houses_of: Any, house_cells: Any
 ) -> tuple[int, int, int, int, Any, Any]:
@@ -195,6 +190,3 @@ def search(
     if length < 0:
         return -1, 0, 0, 0, None
     return int(length), int(kind), int(where), int(digit), Links(offsets, targets)
-
-
-config.CACHE_DIR = _SAVED_CACHE_DIR
