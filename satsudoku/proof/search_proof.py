@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from satsudoku.backends.bitmask import _DECAY_EVERY, _RESTART_FROM
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -195,6 +196,12 @@ class _Prover:
         self.where = [(0, 0)] + [
             (cell, kernel.bit[d]) for cell in range(self.n * self.n) for d in range(self.n)
         ]
+        # The plain search's branching (conflict scores on rules beyond houses, bumped as its
+        # children fail): on fewest candidates alone doggo-experiment-8 took 9,891 nodes here
+        # against the plain search's 2,428.
+        uses_scores = self.n < _RESTART_FROM and bool(kernel.active or kernel.derived)
+        self.scores: list[int] | None = [0] * (self.n * self.n) if uses_scores else None
+        self.failures = 0
         self.proof: list[str] = []
         self.lemmas = 0
         self.solutions: list[Grid] = []
@@ -403,14 +410,14 @@ class _Prover:
             return "unique"
         checked = not self.trusted
         self._keep = checked
-        frames = [self._expand([], root, root, kernel.branch_cell(root), checked)]
+        frames = [self._expand([], root, root, self._branch(root), checked)]
         while frames:
             frame = frames[-1]
             if frame.children:
                 lit, masks = frame.children.pop()
                 decisions = [*frame.decisions, lit]
                 self._check_limits()
-                cell = kernel.branch_cell(masks)
+                cell = self._branch(masks)
                 if cell < 0:  # a solution
                     self.stats["nodes"] += 1
                     self.solutions.append(Grid(n, tuple(map(kernel.digit, masks))))
@@ -452,8 +459,24 @@ class _Prover:
                 frame.children.append((lit, child))
             else:
                 frame.lemmas.append(self.refute([*decisions, lit], child, checked))
+                self._failed(cell)
         frame.children.reverse()  # pop() takes the lowest digit first
         return frame
+
+    def _branch(self, masks: list[int]) -> int:
+        """The cell the plain search would branch on here; -1 on a full grid."""
+        if self.scores is None:
+            return self.kernel.branch_cell(masks)
+        return self.kernel.branch_scored(masks, self.scores)
+
+    def _failed(self, cell: int) -> None:
+        """A digit placed at `cell` failed at once: bump its score as the plain search does."""
+        scores = self.scores
+        if scores is not None:
+            scores[cell] += 1
+            self.failures += 1
+            if self.failures % _DECAY_EVERY == 0:
+                scores[:] = [s >> 1 for s in scores]
 
     def _catch_up(self, decisions: list[int], masks: list[int], lemmas: list[Clause]) -> None:
         """Lemmas under `decisions` for the digits the kernel removed (`masks`) and unit
