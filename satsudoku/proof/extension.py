@@ -25,6 +25,12 @@ removes exactly the digits on no path to the total, which includes every digit t
 sum reasoning removes when each of its distinct-digit groups is one run of consecutive cells.
 Such a sum is `covered`: its deductions need no check in the search. The sizes are bounded
 (`MAX_ARCS`); a sum past that keeps the old path (checks, branching).
+
+Digits unit propagation rules out at the proof's root (the givens' consequences: `absent`) get
+no arcs, and the lemmas that would read them are left out: such an arc is false wherever a
+checker looks, so every step that used it (to falsify its digit, or in a state's definition)
+is made without it, and the lemmas stay RUP. On the published little killer this drops most
+of the automaton's arcs, which the checkers otherwise propagate through for nothing.
 """
 
 from __future__ import annotations
@@ -86,8 +92,10 @@ def build(
     n: int,
     top: int,
     max_arcs: int = MAX_ARCS,
+    absent: frozenset[int] = frozenset(),
 ) -> SumAutomaton | None:
     """The extension of one sum over fresh variables from `top` + 1; None past `max_arcs`.
+    Cell-digit variables in `absent` (false by unit propagation at the root) get no arcs.
 
     `run` must only join positions whose cells the formula keeps pairwise distinct (binary
     clauses per digit): the caller checks it."""
@@ -114,10 +122,10 @@ def build(
         for (v, used), s in layers[i].items():
             mine = out.setdefault((v, used), [])
             for d in domains[i]:
-                if used >> d & 1 or v + w * d not in live:
+                x = var(cell, d)
+                if used >> d & 1 or v + w * d not in live or x in absent:
                     continue
                 target = (v + w * d, used | 1 << d if keeps else 0)
-                x = var(cell, d)
                 if s == 0:
                     a = x
                 else:
@@ -138,7 +146,7 @@ def build(
             definitions += [[t, -a] for a in into[target]]
             definitions.append([-t, *into[target]])
         layers.append(layer)
-    lemmas = _lemmas(layout, run, n, layers, arcs_out)
+    lemmas = _lemmas(layout, run, n, layers, arcs_out, absent)
     return SumAutomaton(definitions + lemmas, len(definitions), count, fresh)
 
 
@@ -148,6 +156,7 @@ def _lemmas(
     n: int,
     layers: list[dict[State, int]],
     arcs_out: list[dict[State, list[tuple[int, int, State]]]],
+    absent: frozenset[int],
 ) -> list[Clause]:
     """The RUP lemmas over the defined automaton, in an order where each follows by unit
     propagation from the formula, the definitions and the lemmas before it (module doc)."""
@@ -183,7 +192,9 @@ def _lemmas(
                 for d, a, _ in arcs:
                     reading[d].append(a)
             for d, arcs_d in reading.items():
-                out.append([-(cells[i] * n + d), *arcs_d])
+                x = cells[i] * n + d
+                if x not in absent:  # false at the root: its arcs were never made
+                    out.append([-x, *arcs_d])
     return out
 
 
@@ -216,9 +227,11 @@ def extend_sums(
     sums: Sequence[tuple[tuple[int, ...], tuple[int, ...], int, Sequence[Sequence[int]]]],
     formula: CnfFormula,
     max_total: int = MAX_TOTAL_ARCS,
+    absent: frozenset[int] = frozenset(),
 ) -> list[SumAutomaton | None]:
     """Per sum (flat cells, weights, total, the kernel's distinct-digit groups of positions),
-    its automaton over the formula's layers, or None (not posted alike, or too large)."""
+    its automaton over the formula's layers, or None (not posted alike, or too large);
+    `absent`: cell-digit variables false by unit propagation on the formula at the root."""
     n = formula.shape.size
     layouts = {(s.cells, s.weights, s.total): s for s in formula.sums}
     pairs: set[tuple[int, int]] | None = None
@@ -249,10 +262,10 @@ def extend_sums(
                     whole = False
                     run = [-1 if r == run[p] else r for r in run]
         limit = min(MAX_ARCS, max_total - total)
-        automaton = build(layout, run, n, top, limit)
+        automaton = build(layout, run, n, top, limit, absent)
         if automaton is None and any(r >= 0 for r in run):
             whole = False  # the runs' states are too many: plain partial sums
-            automaton = build(layout, [-1] * len(cells), n, top, limit)
+            automaton = build(layout, [-1] * len(cells), n, top, limit, absent)
         if automaton is not None:
             automaton.covered = whole
             top = automaton.top

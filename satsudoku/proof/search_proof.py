@@ -377,9 +377,17 @@ class _Prover:
         sums = [index for _, step, index in kernel.extras if step == kernel._sum]
         if not sums or not _EXTEND:
             return
+        # Digits the givens' unit propagation removes get no arcs: the proof's root state is
+        # the formula's closure (lemmas come after the automata), found once here.
+        top = self.n**3
+        root = _Propagator(self.formula.clauses)
+        closure = set() if root.empty else root.root
+        root.close()
+        absent = frozenset(-lit for lit in closure if -top <= lit < 0)
         self.automata = extend_sums(
             [(index.cells, index.weights, index.total, index.groups) for index in sums],
             self.formula,
+            absent=absent,
         )
         if all(a is not None and a.covered for a in self.automata):
             trusting = {kernel._pair, kernel._cage, kernel._sum}
