@@ -86,15 +86,88 @@ def _one_cell(i: int) -> _Getter:
 NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich, Automaton)  # as they are
 
 
+class _Meets(dict[int, int]):
+    """Cell mask -> the sets (bit k: `sets[k]`) holding one of its digits, open or placed.
+
+    A search meets the same few hundred masks of a cage's cells over and over, while the
+    cage's masks as a whole rarely recur (forum killer line 37: ~72 misses a node of a memo
+    keyed by them); so the sets that fit are found as the AND of one remembered entry per
+    cell instead of a Python loop over every set and cell.
+    """
+
+    def __init__(self, sets: tuple[int, ...], up: int, full: int) -> None:
+        super().__init__()
+        self.sets, self.up, self.full = sets, up, full
+
+    def __missing__(self, mask: int) -> int:
+        digits = (mask | mask >> self.up) & self.full
+        found = 0
+        for k, bits in enumerate(self.sets):
+            if bits & digits:
+                found |= 1 << k
+        if len(self) >= _CAGE_MEMO:
+            self.clear()
+        self[mask] = found
+        return found
+
+
+class _Within(dict[int, int]):
+    """Digits (open bits) -> the sets (bit k: `sets[k]`) using none but them."""
+
+    def __init__(self, sets: tuple[int, ...]) -> None:
+        super().__init__()
+        self.sets = sets
+
+    def __missing__(self, digits: int) -> int:
+        found = 0
+        for k, bits in enumerate(self.sets):
+            if not bits & ~digits:
+                found |= 1 << k
+        if len(self) >= _CAGE_MEMO:
+            self.clear()
+        self[digits] = found
+        return found
+
+
+class _Spans(dict[int, tuple[int, int]]):
+    """Sets (bit k: `sets[k]`) -> their union (-1 if none) and their intersection."""
+
+    def __init__(self, sets: tuple[int, ...]) -> None:
+        super().__init__()
+        self.sets = sets
+
+    def __missing__(self, chosen: int) -> tuple[int, int]:
+        union, need, rest = 0, -1, chosen
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            bits = self.sets[low.bit_length() - 1]
+            union |= bits
+            need &= bits
+        if len(self) >= _CAGE_MEMO:
+            self.clear()
+        found = self[chosen] = (union or -1), need
+        return found
+
+
 @dataclass(frozen=True)
 class _CageIdx:
-    """A `DigitSets` over flat cell indices; each set as the open bits of its digits."""
+    """A `DigitSets` over flat cell indices; each set as the open bits of its digits, and the
+    tables `_Kernel._cage_sets` reads (`up`, `full`: the kernel's width - 1 and open bits)."""
 
     cells: tuple[int, ...]
     get: _Getter
     sets: tuple[int, ...]
-    # masks -> `_Kernel._cage_sets` of them: a search meets the same cage masks again and again
-    memo: dict[tuple[int, ...], tuple[int, int, int]] = field(default_factory=dict, compare=False)
+    up: int
+    full: int
+    meets: _Meets = field(init=False, compare=False)
+    within: _Within = field(init=False, compare=False)
+    spans: _Spans = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "meets", _Meets(self.sets, self.up, self.full))
+        object.__setattr__(self, "within", _Within(self.sets))
+        object.__setattr__(self, "spans", _Spans(self.sets))
 
 
 @dataclass(frozen=True)
@@ -227,7 +300,7 @@ class _Kernel:
                 for i in group:
                     allowed[i] &= union  # no fitting set: every cell empty, a contradiction
                 if group and sets:
-                    cages.append(_CageIdx(group, _getter(group), sets))
+                    cages.append(_CageIdx(group, _getter(group), sets, self.width - 1, self.full))
                 totals = {sum(s) for s in constraint.fitting_sets() if all(d <= n for d in s)}
                 if len(totals) == 1 and len(set(group)) == len(group):  # a killer cage's sum
                     sum_cages.append((group, totals.pop()))
@@ -285,7 +358,7 @@ class _Kernel:
                     tables.append(_TableIdx(cells, _getter(cells), rows))
         for clique, sets in self._cliques(pairs):
             groups.append(clique)
-            cages.append(_CageIdx(clique, _getter(clique), sets))
+            cages.append(_CageIdx(clique, _getter(clique), sets, self.width - 1, self.full))
         group_bits = [0] * (n * n)  # per cell, the cells of its groups as one integer
         for group in groups:
             check_building()  # a 64×64's peers and locks take ~0.3 s before any search
@@ -756,7 +829,7 @@ class _Kernel:
         and a digit every remaining set needs, with one open cell left, goes there.
         """
         guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
-        union, need, placed = cage.memo.get(masks) or self._cage_sets(cage, masks)
+        union, need, placed = self._cage_sets(cage, masks)
         if union <= 0:
             return union  # -1: no set fits; 0: every cell placed, and rightly
         dirty = 0
@@ -798,31 +871,20 @@ class _Kernel:
         digits placed; union -1 if none is, 0 if every cell is placed in a fitting set.
 
         A set stays possible while it holds every digit placed in the cage, meets every open
-        cell and is covered by the cells' candidates. Callers look in `cage.memo` first (the
-        lookup without a call is a few per cent of a killer's search), this fills it.
+        cell and is covered by the cells' candidates: the AND of the cells' `meets` entries
+        and the `within` entry of the digits present, as bits over the sets (see `_Meets`).
         """
         guard, up = self.guard, self.width - 1
         total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
         placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
         present = ((total + self.add1) & guard) >> up  # digits placed or possible somewhere
-        opens = [m for m in masks if not m & guard]
-        if not opens:
-            # All placed (perhaps in one cascade that the cage never saw): the exact check.
-            return (0 if placed in cage.sets else -1), 0, placed
-        union, need = 0, -1
-        for bits in cage.sets:
-            if placed & ~bits or bits & ~present:
-                continue
-            for m in opens:
-                if not m & bits:
-                    break
-            else:
-                union |= bits
-                need &= bits
-        found = (union or -1), need, placed
-        if len(cage.memo) < _CAGE_MEMO:
-            cage.memo[masks] = found
-        return found
+        chosen = reduce(and_, map(cage.meets.__getitem__, masks), cage.within[present])
+        if not total & ~guard:
+            # All placed (perhaps in one cascade that the cage never saw): only the set of
+            # exactly the placed digits can be left, so the check is exact.
+            return (0 if chosen else -1), 0, placed
+        union, need = cage.spans[chosen]
+        return union, need, placed
 
     def _needed(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
         """A digit every still-possible set of a cage holds, not yet placed there, goes in one
@@ -831,7 +893,7 @@ class _Kernel:
         a cage's places for the digit): dirty houses, or -1 on contradiction. For the plain
         search only (`derived`): unit propagation on the encoding does not make this step."""
         own = masks[: len(cage.cells)]
-        union, need, placed = cage.memo.get(own) or self._cage_sets(cage, own)
+        union, need, placed = self._cage_sets(cage, own)
         if union <= 0:
             return union
         need &= ~placed
