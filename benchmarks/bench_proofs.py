@@ -175,7 +175,7 @@ def summary(rows: list[Row]) -> str:
             continue
 
         def med(key: str, rows: list[Row] = mine) -> float:
-            return statistics.median(getattr(row, key) for row in rows)
+            return float(statistics.median(getattr(row, key) for row in rows))
 
         ratios = [row.proof_s / max(row.plain_s, 1e-9) for row in mine]
         # Without encoding the formula (which any paradigm's certificate needs): the search's.
