@@ -217,3 +217,21 @@ def test_published_little_killer_is_certified_without_checked_lemmas(tmp_path: P
     check = verify_certificate(tmp_path / "k")
     assert check.ok, check.messages
     assert _independent(tmp_path / "k")
+
+
+def test_root_sum_deductions_without_automata_are_spliced_from_cdcl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sum too large for an automaton (here every sum: no arcs allowed) has its root
+    deductions refuted by a proof-logging CaDiCaL; its lemmas, spliced in, pass both checkers
+    (i-bet-someone-did-this-already's 81-term arrow is proved so)."""
+    monkeypatch.setattr("satsudoku.proof.extension.MAX_ARCS", 0)
+    (puzzle,) = read_puzzles(REAL / "out-of-the-blue-6x6.json")
+    found = prove_by_search(puzzle)
+    assert found.status == "unique" and found.solutions[0] == puzzle.solution
+    assert found.stats["extension_arcs"] == 0 and found.stats["cdcl_lemmas"] > 0
+    assert found.certificate is not None
+    found.certificate.write(tmp_path / "c")
+    check = verify_certificate(tmp_path / "c")
+    assert check.ok, check.messages
+    assert _independent(tmp_path / "c")
