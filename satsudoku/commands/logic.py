@@ -15,7 +15,7 @@ from satsudoku.commands.common import (
 )
 from satsudoku.grid import Grid
 from satsudoku.logic.rating import logic_rating
-from satsudoku.logic.show import pencil_marks
+from satsudoku.logic.show import candidates_text, pencil_marks, writing
 from satsudoku.logic.solver import LogicResult, solve_logically, techniques
 from satsudoku.logic.state import Board
 from satsudoku.puzzle import Puzzle
@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         board = Board.from_puzzle(puzzle)
         chosen = techniques(uniqueness=args.uniqueness)
         result = solve_logically(board, chosen, max_steps=args.until, timeout=args.timeout)
-        search = None if result.status in ("solved", "contradiction") else _search(puzzle, board)
+        done = result.status in ("solved", "contradiction")
+        search = None if done else _search(puzzle, board, args.timeout)
         if args.json:
             print(json.dumps(_record(index, puzzle, result, search)))
             continue
@@ -91,10 +92,12 @@ def _summary(result: LogicResult) -> str:
     return f"logic runs out after {count}{hardest}"
 
 
-def _search(puzzle: Puzzle, board: Board) -> str:
-    """The bitmask search's verdict from the logic's placements (all of them sound)."""
+def _search(puzzle: Puzzle, board: Board, timeout: float) -> str:
+    """The bitmask search's verdict from the logic's placements (all of them sound), within
+    its own --timeout: on an empty 64x64 the search alone ran for more than 10 minutes.
+    Past it the verdict is 'unknown', as `solve` reports it."""
     here = Puzzle(puzzle.shape, Grid(puzzle.size, tuple(board.values)), puzzle.rules)
-    return get_backend("bitmask").solve(here, limit=2).status.value
+    return get_backend("bitmask").solve(here, limit=2, timeout=timeout).status.value
 
 
 def _record(index: int, puzzle: Puzzle, result: LogicResult, search: str | None) -> dict[str, Any]:
@@ -109,10 +112,7 @@ def _record(index: int, puzzle: Puzzle, result: LogicResult, search: str | None)
     if result.reason:
         record["reason"] = result.reason
     if search is not None:
-        symbols = puzzle.symbols
-        record["candidates"] = [
-            "".join(symbols.symbol(d + 1) for d in range(puzzle.size) if mask >> d & 1)
-            for mask in result.board.cands
-        ]
+        symbols = writing(puzzle)
+        record["candidates"] = [candidates_text(mask, symbols) for mask in result.board.cands]
         record["search"] = search
     return record

@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from satsudoku.logic.state import Board, digits_of
 from satsudoku.puzzle import Puzzle
+from satsudoku.symbols import Alphabet
+
+
+def writing(puzzle: Puzzle) -> Alphabet:
+    """The puzzle's alphabet when it writes every digit, else decimal numbers: a 64x64 read
+    from blanks alone gets the 61 default symbols, and digits 62-64 have none."""
+    symbols = puzzle.symbols
+    if symbols.is_numeric or len(symbols.symbols) >= puzzle.size:
+        return symbols
+    return Alphabet.numeric(puzzle.size)
+
+
+def candidates_text(mask: int, symbols: Alphabet) -> str:
+    """A cell's candidates: symbols side by side, numbers between commas ('12,13')."""
+    joiner = "," if symbols.is_numeric else ""
+    return joiner.join(symbols.symbol(d) for d in digits_of(mask))
 
 
 def pencil_marks(board: Board, puzzle: Puzzle) -> str:
     """The grid of candidates, one row per line, '|' and '-' between regular boxes."""
-    n, shape, symbols = board.n, puzzle.shape, puzzle.symbols
-    texts = ["".join(symbols.symbol(d) for d in digits_of(mask)) or "!" for mask in board.cands]
+    n, shape, symbols = board.n, puzzle.shape, writing(puzzle)
+    texts = [candidates_text(mask, symbols) or "!" for mask in board.cands]
     width = max(len(t) for t in texts)
     boxes = not shape.is_jigsaw and shape.box_cols < n
     lines = []
