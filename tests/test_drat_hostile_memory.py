@@ -1,0 +1,39 @@
+"""Hostile DRAT proofs and the checker's memory: what a line costs must not grow with tricks.
+
+A deletion's literals are never used (the checker keeps every clause), so every deletion step
+shares one object; the checker never copies or renames the lists it is given, so a proof of
+short lemmas costs no second copy of each and the caller's steps stay as they were read.
+"""
+
+from __future__ import annotations
+
+from satsudoku.proof.drat import MAX_VARIABLE, check_drat, parse_drat
+
+XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable
+
+
+def test_deletions_share_one_step_and_the_proof_still_checks() -> None:
+    steps = parse_drat(b"d 1 2 0\n" * 20_000 + b"2 0\n0\n")
+    deletions = steps[:-2]
+    assert len(deletions) == 20_000
+    assert len({id(step) for step in deletions}) == 1 and deletions[0] == (True, [])
+    verdict = check_drat(XOR2, steps)
+    assert verdict.ok and verdict.deletions == 20_000 and verdict.lemmas == 2
+
+
+def test_checking_leaves_the_callers_lemmas_as_read() -> None:
+    big = MAX_VARIABLE
+    text = f"{big} 1 0\n{big} -1 0\n-{big} 2 2 0\n2 0\n0\n"
+    steps = parse_drat(text)
+    before = [list(clause) for _, clause in steps]
+    verdict = check_drat(XOR2, steps)
+    assert verdict.ok, verdict.message
+    assert [clause for _, clause in steps] == before  # not renamed, not deduplicated
+
+
+def test_a_refused_lemma_is_named_by_the_proofs_own_literals() -> None:
+    big = MAX_VARIABLE - 1
+    steps = parse_drat(f"{big} 0\n-{big} 0\n0\n")
+    verdict = check_drat([[1, 2], [-1, 2], [1, -2]], steps)  # satisfiable: no refutation
+    assert not verdict.ok
+    assert f"-{big} 0" in verdict.message  # the proof's number, not the checker's renaming
