@@ -3,11 +3,20 @@
 A deletion's literals are never used (the checker keeps every clause), so every deletion step
 shares one object; the checker never copies or renames the lists it is given, so a proof of
 short lemmas costs no second copy of each and the caller's steps stay as they were read.
+Time: checking can be quadratic in a proof's size, so verify-certificate takes --timeout.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from satsudoku import Shape, get_backend
+from satsudoku.cli import main
+from satsudoku.proof.certificate import make_certificate
 from satsudoku.proof.drat import MAX_VARIABLE, check_drat, parse_drat
+from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
 
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable
 
@@ -37,3 +46,19 @@ def test_a_refused_lemma_is_named_by_the_proofs_own_literals() -> None:
     verdict = check_drat([[1, 2], [-1, 2], [1, -2]], steps)  # satisfiable: no refutation
     assert not verdict.ok
     assert f"-{big} 0" in verdict.message  # the proof's number, not the checker's renaming
+
+
+def test_verify_certificate_timeout_rejects_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    puzzle = puzzle_from_line(sample_lines(BUNDLED / "top1465.txt", 1)[0], Shape(3, 3))
+    make_certificate(puzzle, get_backend("bitmask").solve(puzzle).solutions).write(tmp_path / "c")
+    args = ["verify-certificate", str(tmp_path / "c"), "--no-drat-trim"]
+    assert main([*args, "--timeout", "1e-9"]) == 1  # gone before the check starts
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"{tmp_path / 'c'}: REJECTED",
+        "  proof.drat: not checked within --timeout 1e-09 s",
+    ]
+    assert main([*args, "--timeout", "600"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{tmp_path / 'c'}: VERIFIED"

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from satsudoku.commands.common import positive_float
 from satsudoku.errors import PuzzleError
 from satsudoku.proof.certificate import MAX_PROOF_BYTES, CertificateCheck, verify_certificate
 from satsudoku.proof.files import CERTIFICATE_FILES, opened_folder, present
@@ -35,6 +36,13 @@ def register(subparsers: Any) -> None:
         help=f"refuse a proof.drat larger than this, unread (default: {MAX_PROOF_BYTES >> 20}; "
         "checking takes memory in proportion to the proof)",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="seconds for each certificate's DRAT check; past it the certificate is REJECTED "
+        "(default: no limit; checking a stranger's proof can take time quadratic in its size)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -47,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
             check = CertificateCheck(False, ("a symbolic link; not followed",))
         else:
             check = verify_certificate(
-                folder, use_drat_trim=not args.no_drat_trim, max_proof_bytes=limit
+                folder,
+                use_drat_trim=not args.no_drat_trim,
+                max_proof_bytes=limit,
+                timeout=args.timeout,
             )
         rejected += not check.ok
         print(f"{folder}: {'VERIFIED' if check.ok else 'REJECTED'}")

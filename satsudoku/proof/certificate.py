@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from satsudoku.backends import backend_names
+from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -241,18 +242,28 @@ class CertificateCheck:
 
 
 def verify_certificate(
-    directory: str | Path, *, use_drat_trim: bool = True, max_proof_bytes: int = MAX_PROOF_BYTES
+    directory: str | Path,
+    *,
+    use_drat_trim: bool = True,
+    max_proof_bytes: int = MAX_PROOF_BYTES,
+    timeout: float | None = None,
 ) -> CertificateCheck:
     """Check a certificate directory without trusting the solver that wrote it.
 
     Anything missing, unreadable, oversized or inconsistent is a rejection with a one-line
     reason, never an exception, so one bad certificate does not stop the check of a folder of
-    them. Files inside the folder are never read through a symlink.
+    them. Files inside the folder are never read through a symlink. `timeout` seconds bound
+    the DRAT check: backward checking can take time quadratic in a proof's size (each lemma's
+    unit propagation may run through all earlier ones), so a stranger's proof within the size
+    limit can still run for hours; past it the certificate is rejected, naming the limit.
     """
     folder = Path(directory)
+    deadline = None if timeout is None else time.perf_counter() + timeout
     try:
         with opened_folder(folder) as fd:
-            return _verify(folder, fd, use_drat_trim, max_proof_bytes)
+            return _verify(folder, fd, use_drat_trim, max_proof_bytes, deadline)
+    except OutOfTime:
+        return CertificateCheck(False, (f"proof.drat: not checked within --timeout {timeout:g} s",))
     except PuzzleError as exc:
         return CertificateCheck(False, (exc.located(),))
     except OSError as exc:
@@ -261,7 +272,9 @@ def verify_certificate(
         return CertificateCheck(False, ("out of memory while checking it",))
 
 
-def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) -> CertificateCheck:
+def _verify(
+    folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int, deadline: float | None
+) -> CertificateCheck:
     """`verify_certificate` on the open folder `fd`, raising PuzzleError for what is unreadable."""
     missing = [name for name in CERTIFICATE_FILES if name not in present(fd, CERTIFICATE_FILES)]
     if missing:
@@ -295,7 +308,7 @@ def _verify(folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int) ->
         return CertificateCheck(False, (*messages, problem))
     derived = f"{aux} auxiliary variables re-derived" if aux else "no auxiliary variables"
     messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle ({derived})")
-    verdict = check_drat(clauses, steps)
+    verdict = check_drat(clauses, steps, deadline)
     messages.append(("proof.drat: " if verdict.ok else "proof.drat rejected: ") + verdict.message)
     # Checked once the evidence holds: its own faults say more than the bookkeeping they upset.
     mismatch = verdict.ok and _manifest_mismatch(manifest, puzzle, rules, clauses, steps)
