@@ -12,6 +12,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, TypeVar, runtime_checkable
@@ -131,27 +132,84 @@ def lower(
     after one decomposition too many rather than after all of them (a certificate's checker:
     36 skyscraper clues are gigabytes of tables)."""
     out: list[Constraint] = []
-    with building(deadline) if deadline is not None else contextlib.nullcontext():
-        # The clock is read per constraint against the build's deadline (this one, else a
-        # backend's `building`): the rules' generators and thousands of small decompositions
-        # take seconds too (300,000 arrows: 7 s before the first decomposition).
-        pending: list[Constraint] = []
-        for constraint in constraints:
-            check_building()
-            pending.append(constraint)
-        while pending:
-            check_building()
-            constraint = pending.pop()
-            if isinstance(constraint, native):
-                out.append(constraint)
-                if each is not None:
-                    each(constraint)
-            elif isinstance(constraint, Decomposable):
-                pending.extend(constraint.decompose(shape))
-            else:
-                raise TypeError(f"{type(constraint).__name__} is neither native nor decomposable")
+    spent = _Spent()
+    token = _SPENT.set(spent)
+    try:
+        with building(deadline) if deadline is not None else contextlib.nullcontext():
+            _lower(constraints, shape, native, each, out, spent)
+    finally:
+        _SPENT.reset(token)
     out.reverse()
     return out
+
+
+def _lower(
+    constraints: Iterable[Constraint],
+    shape: Shape,
+    native: tuple[type, ...],
+    each: Callable[[Constraint], object] | None,
+    out: list[Constraint],
+    spent: _Spent,
+) -> None:
+    """`lower`'s loop, charging every native Table's rows to the puzzle's budget under the
+    name of the rule's constraint it came from."""
+    # The clock is read per constraint against the build's deadline (this one, else a
+    # backend's `building`): the rules' generators and thousands of small decompositions
+    # take seconds too (300,000 arrows: 7 s before the first decomposition).
+    pending: list[tuple[Constraint, Constraint]] = []  # (constraint, the one it came from)
+    for constraint in constraints:
+        check_building()
+        pending.append((constraint, constraint))
+    while pending:
+        check_building()
+        constraint, origin = pending.pop()
+        if isinstance(constraint, native):
+            if isinstance(constraint, Table):
+                spent.charge_rows(len(constraint.tuples), origin)
+            out.append(constraint)
+            if each is not None:
+                each(constraint)
+        elif isinstance(constraint, Decomposable):
+            pending.extend((part, origin) for part in constraint.decompose(shape))
+        else:
+            raise TypeError(f"{type(constraint).__name__} is neither native nor decomposable")
+
+
+# Puzzle-wide budgets, on top of each table's MAX_TABLE and each automaton's MAX_TRANSITIONS:
+# 196 skyscraper clues of a 49x49 each stay under the latter and took 1.2 GB together. A
+# transition kept costs about 100 bytes as Python tuples, a table row about as much.
+MAX_PUZZLE_TRANSITIONS = 4_000_000
+MAX_PUZZLE_ROWS = 2_000_000
+
+
+class _Spent:
+    """What one `lower` has built so far: automaton transitions tried, native table rows."""
+
+    __slots__ = ("transitions", "rows")
+
+    def __init__(self) -> None:
+        self.transitions = 0
+        self.rows = 0
+
+    def charge_transitions(self, count: int, what: str) -> None:
+        self.transitions += count
+        if self.transitions > MAX_PUZZLE_TRANSITIONS:
+            raise TableTooLargeError(
+                f"{what}: the puzzle's automata unroll into more than "
+                f"{MAX_PUZZLE_TRANSITIONS:,} transitions in total ({self.transitions:,} so far), "
+                "too large to post"
+            )
+
+    def charge_rows(self, count: int, origin: Constraint) -> None:
+        self.rows += count
+        if self.rows > MAX_PUZZLE_ROWS:
+            raise TableTooLargeError(
+                f"{origin}: the puzzle's tables hold more than {MAX_PUZZLE_ROWS:,} tuples in total "
+                f"({self.rows:,} so far), too large to post"
+            )
+
+
+_SPENT: ContextVar[_Spent | None] = ContextVar("satsudoku_lower_spent", default=None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -615,14 +673,18 @@ def unroll(
 
     The same idea as the prefix-sum states of `Sum` in the SAT encoder: the work and the size
     are O(k · states · digits), whatever the number of accepted digit tuples. Refuses
-    (TableTooLargeError, naming `what`) past MAX_TRANSITIONS tried transitions."""
+    (TableTooLargeError, naming `what`) past MAX_TRANSITIONS tried transitions, and past
+    MAX_PUZZLE_TRANSITIONS tried by the puzzle's automata together while `lower` runs."""
     moves: list[list[tuple[State, Digit, State]]] = []
     reached: set[State] = {start}
     tried = 0
+    spent = _SPENT.get()  # the puzzle's budget while `lower` runs
     for domain in domains:
         check_building()
         digits = sorted(set(domain))
         tried += len(reached) * len(digits)
+        if spent is not None:
+            spent.charge_transitions(len(reached) * len(digits), what)
         if tried > MAX_TRANSITIONS:
             raise TableTooLargeError(
                 f"{what} unrolls into more than {MAX_TRANSITIONS:,} automaton transitions, "
