@@ -8,14 +8,16 @@ Time: checking can be quadratic in a proof's size, so verify-certificate takes -
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from satsudoku import Shape, get_backend
 from satsudoku.cli import main
+from satsudoku.deadline import OutOfTime
 from satsudoku.proof.certificate import make_certificate
-from satsudoku.proof.drat import MAX_VARIABLE, check_drat, parse_drat
+from satsudoku.proof.drat import MAX_VARIABLE, _Checker, check_drat, parse_drat
 from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
 
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable
@@ -62,3 +64,11 @@ def test_verify_certificate_timeout_rejects_in_one_line(
     ]
     assert main([*args, "--timeout", "600"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"{tmp_path / 'c'}: VERIFIED"
+
+
+def test_a_pivot_with_many_partners_stops_at_the_deadline_inside_the_rat_check() -> None:
+    steps = parse_drat(b"-3 2 0\n" * 2_000 + b"3 0\n0\n")  # (3) is RAT on 2,000 partners
+    assert check_drat(XOR2, steps).ok
+    checker = _Checker(XOR2, [clause for _, clause in steps][:-1])
+    with pytest.raises(OutOfTime):
+        checker.rat([3], len(XOR2) + 2_000, time.perf_counter() - 1)

@@ -369,13 +369,16 @@ class _Checker:
                 return False
         return True
 
-    def rat(self, lemma: Clause, limit: int) -> set[int] | None:
-        """RAT on the first literal: every resolvent with an active clause is RUP."""
+    def rat(self, lemma: Clause, limit: int, deadline: float | None = None) -> set[int] | None:
+        """RAT on the first literal: every resolvent with an active clause is RUP. The
+        deadline is checked per resolvent: a proof may give one pivot a million partners,
+        each a unit propagation of its own."""
         pivot = lemma[0]
         used: set[int] = set()
         for cid in self._occurring(-pivot):
             if cid >= limit:
                 break  # ascending: the rest are not active yet
+            check(deadline)
             other = self.originals[cid]
             resolvent = lemma + [lit for lit in other if lit != -pivot]
             if any(-lit in resolvent for lit in resolvent):
@@ -459,7 +462,7 @@ def check_drat(
             continue  # RAT with nothing to check (resolvents are tautologies)
         found = checker.rup(simplified, cid)
         if found is None and lemmas[k]:
-            found = checker.rat(checker.originals[cid], cid)  # renumbered as the checker's
+            found = checker.rat(checker.originals[cid], cid, deadline)  # renumbered
         if found is None:
             shown = " ".join(map(str, lemmas[k][:12])) + (" ..." if len(lemmas[k]) > 12 else "")
             message = f"lemma {k + 1} ({shown} 0) is neither RUP nor RAT"
