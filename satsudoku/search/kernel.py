@@ -163,11 +163,15 @@ class _CageIdx:
     meets: _Meets = field(init=False, compare=False)
     within: _Within = field(init=False, compare=False)
     spans: _Spans = field(init=False, compare=False)
+    # The masks and answer of the last `_Kernel._cage_sets` call: `_needed` asks again about
+    # the masks `_cage` has just settled on.
+    last: list[Any] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "meets", _Meets(self.sets, self.up, self.full))
         object.__setattr__(self, "within", _Within(self.sets))
         object.__setattr__(self, "spans", _Spans(self.sets))
+        object.__setattr__(self, "last", [None, None])
 
 
 @dataclass(frozen=True)
@@ -874,6 +878,10 @@ class _Kernel:
         cell and is covered by the cells' candidates: the AND of the cells' `meets` entries
         and the `within` entry of the digits present, as bits over the sets (see `_Meets`).
         """
+        last = cage.last
+        if last[0] == masks:
+            found: tuple[int, int, int] = last[1]
+            return found
         guard, up = self.guard, self.width - 1
         total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
         placed = (total & guard) >> up  # a placed digit is in no other cell of the cage
@@ -882,9 +890,12 @@ class _Kernel:
         if not total & ~guard:
             # All placed (perhaps in one cascade that the cage never saw): only the set of
             # exactly the placed digits can be left, so the check is exact.
-            return (0 if chosen else -1), 0, placed
-        union, need = cage.spans[chosen]
-        return union, need, placed
+            found = (0 if chosen else -1), 0, placed
+        else:
+            union, need = cage.spans[chosen]
+            found = union, need, placed
+        last[0], last[1] = masks, found
+        return found
 
     def _needed(self, cands: Masks, cage: _CageIdx, masks: tuple[int, ...]) -> int:
         """A digit every still-possible set of a cage holds, not yet placed there, goes in one
