@@ -28,13 +28,20 @@ def test_steps_before_a_timeout_are_all_sound() -> None:
         assert all(solution[cell] != digit for cell, digit in step.eliminations), step.text
 
 
+def _logic_on_an_empty_board(
+    size: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """What `satsudoku logic --timeout 0.001` prints for an empty size x size board."""
+    path = tmp_path / f"empty{size}.txt"
+    path.write_text("." * size * size + "\n")
+    assert main(["logic", str(path), "--timeout", "0.001"]) == 0
+    return capsys.readouterr().out
+
+
 def test_the_search_after_the_logic_has_a_timeout_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "empty25.txt"
-    path.write_text("." * 625 + "\n")
-    assert main(["logic", str(path), "--timeout", "0.001"]) == 0
-    out = capsys.readouterr().out
+    out = _logic_on_an_empty_board(25, tmp_path, capsys)
     assert "puzzle 1: gave up (--timeout) after 0 steps" in out  # no step exists on it
     assert out.rstrip().endswith("search from here (bitmask): unknown")
 
@@ -43,10 +50,7 @@ def test_pencil_marks_of_a_64x64_write_every_digit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Blanks alone give a 64x64 the 61 default symbols; its marks are written as numbers."""
-    path = tmp_path / "empty64.txt"
-    path.write_text("." * 4096 + "\n")
-    assert main(["logic", str(path), "--timeout", "0.001"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _logic_on_an_empty_board(64, tmp_path, capsys).splitlines()
     marks = lines[1].split()
     assert marks[0] == ",".join(str(d) for d in range(1, 65))
     assert lines[-1] == "search from here (bitmask): unknown"
