@@ -53,7 +53,10 @@ def register(subparsers: Any) -> None:
         type=positive_float,
         default=60.0,
         metavar="S",
-        help="seconds of logic per puzzle; past it the rating is 12.0 with logic 'timeout'",
+        help="seconds per puzzle for the whole rating: the logic, then the SAT figure (within "
+        "half of what is left) and the backtrack samples (default: 60); past it the rating is "
+        "12.0 with logic 'timeout', and a machine figure not finished reads 'timeout' (JSON: "
+        "left out and named in 'timed_out')",
     )
     parser.add_argument(
         "--uniqueness",
@@ -113,6 +116,10 @@ def _line(name: str, index: int, rating: Rating, *, as_json: bool) -> str:
         parts.append(f"logic {rating.status}")
     if rating.backtrack is not None:
         parts.append(f"backtrack {rating.backtrack:.2f}")
+    elif "backtrack" in rating.timed_out:
+        parts.append("backtrack timeout")
     if "conflicts" in rating.sat:
         parts.append(f"sat conflicts {rating.sat['conflicts']:.0f}")
+    elif "sat" in rating.timed_out:
+        parts.append("sat timeout")
     return "\t".join(parts)
