@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,10 @@ def register(subparsers: Any) -> None:
         help="keep only puzzles whose `satsudoku rate` figure is in LO..HI, e.g. 4..7",
     )
     parser.add_argument(
-        "--timeout", type=positive_float, metavar="S", help="seconds per puzzle (then: an error)"
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="seconds per puzzle, its --rating and --certificate included (then: an error)",
     )
     parser.add_argument(
         "--certificate",
@@ -201,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     request = request_from(args, seed)
     if args.seed is None:  # once the options are known good: the run can then be repeated
         say_on_stderr(f"generate --seed {seed}")
-    folders = _CertificateFolders(args.certificate, args.count)
+    folders = _CertificateFolders(args.certificate, args.count, args.timeout)
     progress = Progress(args.progress, beside_terminal_output=True)
     made_so_far = generate(request, args.count)
     try:
@@ -257,9 +261,10 @@ def _record(index: int, seed: int, made: Generated, note: str | None) -> dict[st
 class _CertificateFolders:
     """Where each puzzle's certificate goes (none without --certificate)."""
 
-    def __init__(self, root: str | None, count: int) -> None:
+    def __init__(self, root: str | None, count: int, timeout: float | None) -> None:
         self.root = None if root is None else Path(root)
         self.count = count
+        self.timeout = timeout  # seconds per puzzle, the certificate's included
         if self.root is not None:
             from satsudoku.proof.files import clear, make_folder
 
@@ -270,11 +275,23 @@ class _CertificateFolders:
         """Certify uniqueness, check the proof, write it; a one-line account."""
         if self.root is None:
             return None
-        from satsudoku.proof.certificate import check_certificate, make_certificate
+        from satsudoku.proof.certificate import (
+            CertificateTimeoutError,
+            check_certificate,
+            make_certificate,
+        )
 
         progress.phase("proving")
-        certificate = make_certificate(made.puzzle, [made.solution])  # refuted by SAT
-        check = check_certificate(certificate)
+        deadline = None
+        if self.timeout is not None:  # what is left of the puzzle's --timeout
+            deadline = time.perf_counter() + self.timeout - float(made.stats["time_s"])
+        try:
+            certificate = make_certificate(made.puzzle, [made.solution], deadline=deadline)
+            check = check_certificate(certificate, deadline)
+        except (CertificateTimeoutError, OutOfTime):
+            raise SatsudokuError(
+                f"puzzle {index}: no checked certificate within --timeout {self.timeout:g} s"
+            ) from None
         if not check.ok:
             raise SatsudokuError(f"puzzle {index}: certificate check failed: {check.messages[-1]}")
         folder = self.root / f"{index:04d}"

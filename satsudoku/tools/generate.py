@@ -120,7 +120,7 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
             continue
         stats: Stats = {}
         if request.rating is not None:
-            stats["rating"] = rating = rating_of(puzzle)
+            stats["rating"] = rating = rating_of(puzzle, deadline)
             if not request.rating[0] <= rating <= request.rating[1]:
                 continue
         stats["time_s"] = time.perf_counter() - start
@@ -137,11 +137,17 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
     )
 
 
-def rating_of(puzzle: Puzzle) -> float:
-    """The SE-like rating of `satsudoku rate` (logic only, no machine figures)."""
+def rating_of(puzzle: Puzzle, deadline: float | None = None) -> float:
+    """The SE-like rating of `satsudoku rate` (logic only, no machine figures); OutOfTime when
+    `deadline` passes first: logic cut short rates 12.0, which --rating must not take for the
+    puzzle's figure (a 16x16's logic can take longer than making it)."""
     from satsudoku.logic.rating import rate  # the logic solver only when a rating is asked for
 
-    return rate(puzzle, machine=False).rating
+    left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+    rated = rate(puzzle, machine=False, timeout=left)
+    if rated.status == "timeout":
+        raise OutOfTime
+    return rated.rating
 
 
 def complete_grid(
