@@ -14,6 +14,8 @@ import pytest
 from satsudoku.cli import main
 from satsudoku.io import iter_puzzles
 from satsudoku.logic.rating import backtrack_rating, rate, sat_figures
+from satsudoku.logic.restrictions import _supported, restriction
+from satsudoku.logic.state import Board
 from satsudoku.puzzle import Puzzle
 
 KILLER_37 = (  # cages, their sums and the solution, as the dataset's line format has them
@@ -22,6 +24,7 @@ KILLER_37 = (  # cages, their sums and the solution, as the dataset's line forma
     "264397518359861247871425693742983156915672384638154729126748935587239461493516872"
 )
 TOP1465 = Path(__file__).resolve().parent / "data" / "top1465.txt"
+MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 @pytest.fixture(name="killer")
@@ -86,3 +89,18 @@ def test_sat_figure_does_not_move_with_a_bound(killer: Path) -> None:
     figures = {"conflicts": 13180.0, "decisions": 20375.0}
     assert sat_figures(puzzle) == figures
     assert sat_figures(puzzle, time.perf_counter() + 60) == figures
+
+
+def test_restriction_search_stops_at_the_deadline_without_caching_it() -> None:
+    """A constraint's support search reads the clock (one on i-bet-someone-did-this-already's
+    81-cell arrow ran 9 s past a 1 s logic timeout); the search it cut short is not cached,
+    so the same board without a deadline still finds its step."""
+    puzzle = next(iter_puzzles(MODELS / "variants" / "killer" / "killer-6x6.json"))
+    board = Board.from_puzzle(puzzle)
+    _supported.cache_clear()
+    board.deadline = time.perf_counter() - 1.0
+    assert restriction(board) is None
+    board.deadline = None
+    step = restriction(board)
+    assert step is not None and step.eliminations == ((0, 5), (6, 3))  # r1c1 5, r2c1 3
+    assert step.text.startswith("killer (sum 7) at r1c1…: ")
