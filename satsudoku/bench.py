@@ -6,9 +6,11 @@ work and `resume` continues it; each run also records what makes it reproducible
 
 from __future__ import annotations
 
+import codecs
 import csv
 import ctypes
 import hashlib
+import io
 import json
 import math
 import os
@@ -16,13 +18,22 @@ import platform
 import random
 import shlex
 import signal
+import stat
 import statistics
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Generator,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field, replace
@@ -30,12 +41,14 @@ from datetime import UTC, datetime
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from satsudoku.backends import Backend, available, get_backend
 from satsudoku.cluster import sigint_deferred
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import OutputError, PuzzleError
 from satsudoku.io import iter_puzzles, read_text
+from satsudoku.io.limits import MAX_LINE_CHARS, load_json
+from satsudoku.io.output import write_output
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result, Status
 
@@ -159,21 +172,24 @@ def _sample_lines(
 ) -> list[tuple[int, Puzzle]] | None:
     """Fast sampling for one-puzzle-per-line files: parse only the drawn lines.
 
-    Returns None when the file is not of that kind, and the caller parses it whole.
+    Returns None when the file is not of that kind, and the caller parses it whole. Two passes
+    over a regular file (count the lines, then take the drawn ones), so memory follows the
+    sample, not the file; a line over MAX_LINE_CHARS, text that is not UTF-8, or anything but
+    a regular file (a device, a pipe) is left to the general reader and its one-line errors.
     """
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            lines = [
-                (number, text)
-                for number, text in enumerate((line.strip() for line in handle), start=1)
-                if text and not text.startswith("#")
-            ]
-    except (OSError, UnicodeDecodeError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            count = sum(1 for _ in _content_lines(handle))
+            picked = sorted(random.Random(seed).sample(range(count), min(k, count)))
+            handle.seek(0)
+            wanted = set(picked)
+            lines = [line for i, line in enumerate(_content_lines(handle)) if i in wanted]
+    except (OSError, UnicodeDecodeError, _NotLines):
         return None  # iter_puzzles reports it properly
-    picked = sorted(random.Random(seed).sample(range(len(lines)), min(k, len(lines))))
     out: list[tuple[int, Puzzle]] = []
-    for index in picked:
-        number, text = lines[index]
+    for index, (number, text) in zip(picked, lines, strict=True):
         try:
             puzzles = read_text(text, source=path, **reading.options())
         except PuzzleError:
@@ -183,6 +199,25 @@ def _sample_lines(
         puzzles[0] = replace(puzzles[0], origin=f"{path}:{number}")
         out.append((index, puzzles[0]))
     return out
+
+
+class _NotLines(Exception):
+    """A dataset that is not short lines of text: sampled by the general reader instead."""
+
+
+def _content_lines(handle: BinaryIO) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line that is neither blank nor a `#` comment, reading at
+    most MAX_LINE_CHARS a line (a 100 MB line, or /dev/zero, is never held whole)."""
+    number = 0
+    while raw := handle.readline(MAX_LINE_CHARS + 1):
+        number += 1
+        if len(raw) > MAX_LINE_CHARS and not raw.endswith(b"\n"):
+            raise _NotLines
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        text = raw.decode("utf-8").strip()
+        if text and not text.startswith("#"):
+            yield number, text
 
 
 def measure(
@@ -511,8 +546,13 @@ def _cpu_name() -> str:
 
 
 def _sha256(path: str) -> str | None:
+    """The dataset's digest, read in chunks; None for anything but a regular file (a pipe
+    was read once already and would block, a device never ends)."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return None
 
@@ -529,7 +569,10 @@ class RowWriter:
         self.csv = _is_csv(path)
         exists = resume and Path(path).exists() and Path(path).stat().st_size > 0
         headed = exists and _has_header(path)  # a run cut before its header has none
-        self.handle: TextIO = open(path, "a" if exists else "w", encoding="utf-8", newline="")
+        # No symlink followed even if one appears after check_writable (a shared /tmp).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(path, flags | (os.O_APPEND if exists else os.O_TRUNC), 0o666)
+        self.handle: TextIO = open(fd, "a" if exists else "w", encoding="utf-8", newline="")
         if self.csv:
             self.handle.write(f"# meta {json.dumps(meta)}\n")
             self.writer = csv.DictWriter(self.handle, COLUMNS)
@@ -567,6 +610,8 @@ def check_writable(path: str, flag: str) -> None:
     a directory in the way), leaving nothing behind: --plot is written only after the run."""
     target = Path(path)
     parent = target.parent
+    if target.is_symlink():  # following it could overwrite whatever file the link names
+        raise PuzzleError(f"{flag} {path}: is a symbolic link (name its target)")
     if target.is_dir():
         raise PuzzleError(f"{flag} {path}: is a directory")
     if not parent.is_dir():
@@ -624,23 +669,47 @@ def _csv_row(header: list[str], line: str) -> Row:
     if len(fields) != len(header):
         raise ValueError(f"{len(fields)} fields, not {len(header)}")
     record = dict(zip(header, fields, strict=True))
-    stats = json.loads(record["stats"] or "{}")
-    if not isinstance(stats, dict):
-        raise ValueError("its stats are not a JSON object")
-    return {
-        **record,
-        "index": int(record["index"]),
-        "time_s": float(record["time_s"]),
-        "solved": record["solved"] == "True",
-        "stats": stats,
-    }
+    return _checked_row(
+        {
+            **record,
+            "index": int(record["index"]),
+            "time_s": float(record["time_s"]),
+            "solved": record["solved"] == "True",
+            "stats": _json(record["stats"] or "{}"),
+        }
+    )
 
 
 def _jsonl_record(line: str) -> Row:
-    record = json.loads(line)
+    record = _json(line)
     if not isinstance(record, dict) or not ("meta" in record or set(COLUMNS) <= set(record)):
         raise ValueError("it is neither a row nor a metadata record")
-    return record
+    return record if "meta" in record else _checked_row(record)
+
+
+def _json(text: str) -> Any:
+    """A rows file's JSON, under the input limits (nesting, numbers): a damaged or hostile
+    line is a ValueError naming it, never a RecursionError."""
+    try:
+        return load_json(text, "row")
+    except PuzzleError as exc:
+        raise ValueError(exc.message) from None
+
+
+def _checked_row(row: Row) -> Row:
+    """A row read back, its fields of the types a fresh row has (summaries and keys use them)."""
+    for name in ("dataset", "config", "status", "source"):
+        if not isinstance(row[name], str):
+            raise ValueError(f"its {name} is not a string")
+    if type(row["index"]) is not int or row["index"] < 0:
+        raise ValueError("its index is not a whole number")
+    if type(row["time_s"]) not in (int, float) or not 0 <= row["time_s"] < math.inf:
+        raise ValueError("its time_s is not a finite number of seconds")
+    if not isinstance(row["solved"], bool):
+        raise ValueError("its solved is not true or false")
+    if not isinstance(row["stats"], dict):
+        raise ValueError("its stats are not a JSON object")
+    return row
 
 
 def drop_torn_row(path: str) -> int:
@@ -677,11 +746,15 @@ def read_meta(path: str) -> list[dict[str, Any]]:
         for line in handle:
             try:
                 if csv_file and line.startswith("# meta "):
-                    records.append(json.loads(line.removeprefix("# meta ")))
+                    record = _json(line.removeprefix("# meta "))
                 elif not csv_file and line.startswith('{"meta"'):
-                    records.append(json.loads(line)["meta"])
-            except json.JSONDecodeError:
-                continue  # a line cut short by an interruption
+                    record = _json(line)["meta"]
+                else:
+                    continue
+            except (ValueError, TypeError, KeyError):
+                continue  # a line cut short by an interruption (or not a record at all)
+            if isinstance(record, dict):
+                records.append(record)
     return records
 
 
@@ -901,11 +974,15 @@ def plot(rows: Sequence[Row], summaries: Sequence[Summary], path: str) -> None:
     figure.legend(handles, labels, loc="lower center", ncol=columns, frameon=False)
     rows_of_labels = -(-len(configs) // columns)
     figure.tight_layout(rect=(0, 0.05 * rows_of_labels + 0.02, 1, 1))
+    picture = io.BytesIO()  # drawn in memory, then written whole and never through a symlink
     try:
-        figure.savefig(path, dpi=120)
-    except (OSError, ValueError) as exc:  # a full disk; a suffix matplotlib cannot write
-        if Path(path).is_file():  # never leave half a picture (but never remove /dev/full)
-            Path(path).unlink()
-        raise PuzzleError(f"--plot {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        figure.savefig(picture, dpi=120, format=Path(path).suffix.lstrip(".").lower() or "png")
+    except ValueError as exc:  # a suffix matplotlib cannot write
+        raise PuzzleError(f"--plot {path}: {exc}") from None
     finally:
         plt.close(figure)
+    try:
+        write_output(path, picture.getvalue())
+    except OutputError as exc:
+        reason = str(exc).removeprefix(f"cannot write {path}: ")
+        raise PuzzleError(f"--plot {path}: {reason}") from None

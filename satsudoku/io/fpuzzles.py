@@ -486,7 +486,7 @@ def _little_killer(value: Any, size: int) -> list[dict[str, Any]]:
     return [{"type": "littlekiller", "clues": clues}] if clues else []
 
 
-_OUTSIDE = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
+_OUTSIDE = re.compile(r"^R([0-9]{1,20})C([0-9]{1,20})$", re.IGNORECASE)  # ASCII, bounded for int()
 _DIRECTIONS = {"UR": (-1, 1), "DR": (1, 1), "DL": (1, -1), "UL": (-1, -1)}
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from satsudoku.rules.outside import SIDES
 
 Translator = Callable[[Any, int], list[dict[str, Any]]]
-_CELL = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
+_CELL = re.compile(r"^R([0-9]{1,20})C([0-9]{1,20})$", re.IGNORECASE)  # ASCII, bounded for int()
 
 
 def outside_side(name: str, size: int) -> tuple[str, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from xml.sax.saxutils import escape, quoteattr
@@ -9,6 +10,9 @@ from xml.sax.saxutils import escape, quoteattr
 from satsudoku.grid import Cell
 
 CELL = 48  # pixels per cell; every other measure is a fraction of it
+# Characters XML 1.0 forbids even escaped (a NUL in a title made an SVG no reader parses, and
+# cairosvg fail with a traceback): dropped from text before it is escaped.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 Point = tuple[float, float]
 
 
@@ -55,12 +59,17 @@ class Canvas:
         )
         body = [head]
         if title:
-            body.append(f"<title>{escape(title)}</title>")
+            body.append(f"<title>{xml_text(title)}</title>")
         body.append(f'<rect width="{self.width:g}" height="{self.height:g}" fill="#FFFFFF"/>')
         for layer in Layer:
             body.extend(self._layers[layer])
         body.append("</svg>")
         return "\n".join(body) + "\n"
+
+
+def xml_text(value: str) -> str:
+    """`value` as XML character data: escaped, and without the characters XML cannot hold."""
+    return escape(_NOT_XML.sub("", value))
 
 
 def attrs(**values: object) -> str:
@@ -103,4 +112,4 @@ def text(at: Point, value: str, size: float, **style: object) -> str:
         dominant_baseline="central",
         **style,
     )
-    return f"<text {placed}>{escape(value)}</text>"
+    return f"<text {placed}>{xml_text(value)}</text>"

@@ -85,7 +85,8 @@ def make_rule(spec: Mapping[str, Any], shape: Shape) -> Rule:
         raise PuzzleError(f"rule {kind!r}: {exc.message}") from None
 
 
-_CELL_RE = re.compile(r"^[rR](\d+)[cC](\d+)$")
+# ASCII digits, at most 20: '\d+' takes '１' and '١', and int() of 5,000 digits raises ValueError.
+_CELL_RE = re.compile(r"^[rR]([0-9]{1,20})[cC]([0-9]{1,20})$")
 
 
 def parse_cell(value: Any, shape: Shape, where: str) -> Cell:

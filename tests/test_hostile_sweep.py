@@ -1,0 +1,171 @@
+"""Holes found by the attacker sweep of 2026-11-27 (brief h51), each with the hostile input that
+opened it: cell names of 5,000 digits, titles that break a line of output or an SVG, and
+`bench`'s own files (--out/--plot through a symlink, --sample on a line without end, --resume of
+a damaged or hostile rows file). Each fails in one line, exit 1, and writes nothing it should not.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from satsudoku.cli import main
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import regular_shape
+from satsudoku.render.svg import xml_text
+from satsudoku.rules import parse_cell
+from tests.conftest import BUNDLED
+
+GIVENS = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    captured = capsys.readouterr()
+    assert captured.err.startswith("satsudoku: ") and captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+@pytest.mark.parametrize("name", ["r" + "1" * 5000 + "c1", "r1c" + "9" * 30, "r１c1", "r1c١"])
+def test_cell_names_with_long_or_non_ascii_numbers_are_refused(name: str) -> None:
+    # int() of 5,000 digits raised ValueError (a traceback); '１' read as 1.
+    with pytest.raises(PuzzleError, match="is not a cell"):
+        parse_cell(name, regular_shape(3, 3), "cells[0]")
+
+
+def test_document_and_fpuzzles_cells_of_5000_digits_fail_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cell = "R" + "1" * 5000 + "C1"
+    document = {"size": 9, "rules": [{"type": "killer", "cages": [{"cells": [cell], "sum": 3}]}]}
+    fpuzzles = {
+        "size": 9,
+        "grid": [[{} for _ in range(9)] for _ in range(9)],
+        "killercage": [{"cells": [cell, "R1C2"], "value": "5"}],
+    }
+    for name, content in (("doc.json", document), ("fp.json", fpuzzles)):
+        path = tmp_path / name
+        path.write_text(json.dumps(content))
+        assert main(["solve", str(path)]) == 1
+        assert "is not a cell" in _one_line_error(capsys)
+
+
+def test_a_title_cannot_add_lines_or_escapes_to_the_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = "1" * 81 + " unique"
+    title = f"T\n{fake}\x1b[31m\u2028\u202e"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"size": 9, "givens": GIVENS, "title": title}))
+    assert main(["solve", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("# puzzle 1 (T ") and "): unique [bitmask, " in out[0]
+    assert not any(line.startswith("1" * 81) for line in out) and "\x1b" not in "".join(out)
+    assert (
+        "".join(out[1:]).replace(" ", "").replace("|", "").replace("-", "").replace("+", "")
+        == SOLUTION
+    )
+
+
+def test_a_title_with_a_nul_still_makes_a_well_formed_svg_and_png(tmp_path: Path) -> None:
+    # XML forbids NUL even escaped: the SVG was ill-formed and cairosvg died with a traceback.
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"size": 4, "title": "</text><b>&amp;\u0000\u0001"}))
+    svg = tmp_path / "t.svg"
+    assert main(["render", str(path), "--output", str(svg)]) == 0
+    title = ElementTree.parse(svg).getroot().find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "</text><b>&amp;  "
+    assert xml_text("a\x00<\ud800b") == "a&lt;b"  # other text drawn: symbols, clues
+    pytest.importorskip("cairosvg", reason="the png extra is not installed")
+    png = tmp_path / "t.png"
+    assert main(["render", str(path), "--output", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def _bench(tmp_path: Path, *extra: str) -> int:
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(GIVENS + "\n")
+    return main(["bench", str(puzzles), "--backends", "bitmask", "--no-progress", *extra])
+
+
+def test_bench_out_and_plot_refuse_a_symlink(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Someone else's file behind a link in a shared /tmp was overwritten by --out.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("victim\n")
+    for flag, name in (("--out", "rows.csv"), ("--out", "rows.jsonl"), ("--plot", "p.png")):
+        link = tmp_path / name
+        link.symlink_to(victim)
+        assert _bench(tmp_path, flag, str(link)) == 1
+        assert _one_line_error(capsys).endswith(
+            f"{flag} {link}: is a symbolic link (name its target)\n"
+        )
+    assert victim.read_text() == "victim\n"
+
+
+def test_bench_sample_reads_a_line_without_end_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --sample read every line whole into memory: /dev/zero ended in MemoryError.
+    endless = tmp_path / "long.txt"
+    endless.write_bytes(b"." * 300_000)
+    assert main(["bench", str(endless), "--sample", "1", "--backends", "bitmask"]) == 1
+    assert "line longer than 65,536 bytes" in _one_line_error(capsys)
+    assert main(["bench", "/dev/zero", "--sample", "1", "--backends", "bitmask"]) == 1
+    assert "is a device" in _one_line_error(capsys)
+
+
+def test_bench_sample_draws_the_same_lines_as_before(tmp_path: Path) -> None:
+    # Two passes instead of a list of lines: the drawn lines must stay those of a given seed.
+    out = tmp_path / "r.jsonl"
+    data = str(BUNDLED / "top1465.txt")
+    args = [data, "--sample", "2", "--seed", "3", "--backends", "bitmask", "--no-progress"]
+    assert main(["bench", *args, "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert [row["source"] for row in rows] == [f"{data}:8", f"{data}:19"]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("[" * 100_000, "nested deeper than 64 levels"),
+        (
+            '{"dataset": "p.txt", "index": [0], "config": "bitmask", "status": "unique", '
+            '"time_s": 1, "solved": true, "source": "s", "stats": {}}',
+            "index is not a whole",
+        ),
+        (
+            '{"dataset": "p.txt", "index": 0, "config": "bitmask", "status": "unique", '
+            '"time_s": "x", "solved": true, "source": "s", "stats": {}}',
+            "time_s is not a finite",
+        ),
+        (
+            '{"dataset": "p.txt", "index": 0, "config": "bitmask", "status": "unique", '
+            '"time_s": 1, "solved": "yes", "source": "s", "stats": []}',
+            "solved is not true",
+        ),
+    ],
+)
+def test_bench_resume_of_a_hostile_rows_file_fails_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, why: str
+) -> None:
+    # RecursionError and TypeError tracebacks, or rows of the wrong types summarised silently.
+    out = tmp_path / "r.jsonl"
+    out.write_text(line + "\n")
+    assert _bench(tmp_path, "--out", str(out), "--resume") == 1
+    err = _one_line_error(capsys)
+    assert "--resume: line 1 is damaged (" in err and why in err
+
+
+def test_bench_resume_skips_meta_records_that_are_not_objects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.csv"
+    out.write_text("# meta [1]\n# meta " + "[" * 100_000 + "\n")
+    assert _bench(tmp_path, "--out", str(out), "--resume") == 0
+    assert out.read_text().count("\np.txt,0,bitmask,unique,") == 1
