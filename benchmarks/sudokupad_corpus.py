@@ -1,6 +1,7 @@
 """How much of a real SudokuPad corpus satsudoku reads, and that it never reads one wrongly.
 
 Run: python benchmarks/sudokupad_corpus.py [--corpus PATH] [--backend sat] [--timeout S] [-v]
+                                           [--lines FILE]
 
 The corpus is SakanaAI's Sudoku-Bench `challenge_100` (MIT): files `puzzle_NNNN.json` holding
 `encoded_puzzle` (a SudokuPad `scl…` payload or f-puzzles data), `rules` and the published
@@ -15,6 +16,9 @@ Hubiele/Sudoku-Bench, read with `git show`). Each puzzle is imported and, when r
   refused    not read: drawings whose meaning only the rules text gives (keys counted), a
              stored solution breaking a rule read, or a key SudokuPad's format has and we lack
   unknown    read; no verdict within the time limit
+
+--lines FILE gives some puzzles the `--line COLOUR=TYPE` options a user would type after reading
+their rules text (benchmarks/sudokupad_corpus_lines.txt: `puzzle_NNNN SPEC ...`, # comments).
 """
 
 from __future__ import annotations
@@ -35,13 +39,14 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_text
 from satsudoku.io.sudokupad import global_rules_named
+from satsudoku.io.sudokupad_lines import LineType, parse_line_type
 from satsudoku.result import Status
 from satsudoku.verify import violations
 
 REPO = Path(__file__).resolve().parent.parent
 MIRROR = REPO.parent / ".mirror" / "Hubiele+Sudoku-Bench" / "repo"
 FOLDER = "Sudoku-Bench_json_conversion/challenge/"
-_DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;]*)")
+_DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ])")
 
 
 def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -64,11 +69,25 @@ def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield Path(name).stem, json.loads(show.stdout)
 
 
-def classify(entry: dict[str, Any], backend: str, timeout: float) -> tuple[str, str]:
+def line_options(path: Path | None) -> dict[str, list[LineType]]:
+    """Puzzle name → its --line options, from a file of `puzzle_NNNN SPEC ...` lines."""
+    if path is None:
+        return {}
+    out: dict[str, list[LineType]] = {}
+    for raw in path.read_text().splitlines():
+        words = re.split(r"(?:^|\s)#(?:\s|$)", raw)[0].split()  # '# ' starts a comment
+        if len(words) > 1:
+            out[words[0]] = [parse_line_type(spec) for spec in words[1:]]
+    return out
+
+
+def classify(
+    entry: dict[str, Any], backend: str, timeout: float, lines: list[LineType] | None = None
+) -> tuple[str, str]:
     """(class, detail) for one corpus entry; see the module docstring."""
     published = str(entry["solution"])
     try:
-        (puzzle,) = read_text(str(entry["encoded_puzzle"]))
+        (puzzle,) = read_text(str(entry["encoded_puzzle"]), lines=lines or ())
     except PuzzleError as exc:
         drawn = _DRAWN.search(str(exc))
         return "refused", (f"drawings: {drawn.group(1)}" if drawn else str(exc))
@@ -86,7 +105,7 @@ def classify(entry: dict[str, Any], backend: str, timeout: float) -> tuple[str, 
         named = global_rules_named(str(entry.get("rules", "")))
         if not named:
             return "incomplete", f"{kinds}; the rules text names no global rule"
-        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named)
+        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named, lines=lines or ())
         again = get_backend(backend).solve(ruled, limit=2, timeout=timeout)
         digits = "".join(map(str, again.solution.values)) if again.solution else ""
         verdict = "solved" if again.status is Status.UNIQUE and digits == published else "not"
@@ -100,12 +119,14 @@ def main() -> int:
     parser.add_argument("--backend", default="sat")
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
+    parser.add_argument("--lines", type=Path, help="--line options per puzzle (see above)")
     args = parser.parse_args()
+    typed = line_options(args.lines)
     counts: Counter[str] = Counter()
     keys: Counter[str] = Counter()
     start = time.perf_counter()
     for name, entry in corpus(args.corpus):
-        kind, detail = classify(entry, args.backend, args.timeout)
+        kind, detail = classify(entry, args.backend, args.timeout, typed.get(name))
         counts[kind] += 1
         if kind == "refused" and detail.startswith("drawings: "):
             for part in detail.removeprefix("drawings: ").split(", "):

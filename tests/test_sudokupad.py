@@ -86,8 +86,10 @@ def test_native_drawings_are_refused_then_ignored(capsys: pytest.CaptureFixture[
     assert main(["solve", link]) == 1
     err = capsys.readouterr().err
     assert err.endswith(
-        "SudokuPad: drawings whose meaning is in the rules text: lines ×4; "
-        "add --ignore-drawings to solve without them\n"
+        "SudokuPad: drawings whose meaning is in the rules text: lines ×4 (first: line F067F0 "
+        "(thickness 10) through r4c1 r3c2 r2c2 r1c1); if the rules text says what such lines "
+        "are, add --line F067F0=TYPE (thermometer, slowthermometer, renban, whispers, …), else "
+        "--ignore-drawings to solve without them\n"
     )
     assert main(["solve", link, "--json", "--ignore-drawings"]) == 0
     captured = capsys.readouterr()
@@ -558,7 +560,10 @@ def test_unzip_reads_puzzlezipper_text() -> None:
         ("{ce:[[{},{}],[{},{}]],global:['chess']}", "global rule 'chess' is not supported"),
         ("{ce:[[{},{}],[{},{}]],sparkles:[1]}", "SudokuPad key 'sparkles' is not supported"),
         ("{ce:[[{},{}],[{},{}]]", "the puzzle text ends early"),
-        ('{"cells": [[{}]], "overlays": [{"center": [1e999, 0.5]}]}', "overlays ×1; add"),
+        (
+            '{"cells": [[{}]], "overlays": [{"center": [1e999, 0.5]}]}',
+            "overlays ×1 (first: overlay outside the grid); add",
+        ),
         ("{ce:[[{v:'²'}]]}", "SudokuPad cell r1c1: given '²' is not 1..1"),
     ],
     ids=[
@@ -631,7 +636,9 @@ def test_sudoku_maker_xv_is_read_and_coloured_lines_stay_drawings(
     assert data["thermometer"] == [{"lines": [["R1C5", "R1C4", "R2C3", "R3C3"]]}]
     assert main(["solve", scl]) == 1
     assert capsys.readouterr().err.endswith(
-        "lines ×6; add --ignore-drawings to solve without them\n"
+        "lines ×6 (first: line F067F0 (thickness 10) through r6c5 r6c4 r5c3 r4c3); if the rules "
+        "text says what such lines are, add --line F067F0=TYPE (thermometer, slowthermometer, "
+        "renban, whispers, …), else --ignore-drawings to solve without them\n"
     )
 
 
@@ -784,8 +791,10 @@ def test_a_global_rule_in_the_rules_text_is_pointed_at_never_inferred(
     assert main(["solve", str(tmp_path / "knight.json")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.endswith(
-        "lines ×1; add --ignore-drawings to solve without them; its rules text names "
-        "antiknight: add --rule antiknight if it applies\n"
+        "lines ×1 (first: line F067F0 (thickness 10) through r1c1 r1c3); if the rules text "
+        "says what such lines are, add --line F067F0=TYPE (thermometer, slowthermometer, "
+        "renban, whispers, …), else --ignore-drawings to solve without them; its rules text "
+        "names antiknight: add --rule antiknight if it applies\n"
     )
 
 

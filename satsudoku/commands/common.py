@@ -16,6 +16,7 @@ from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
 from satsudoku.io.fpuzzles import describe_counts
+from satsudoku.io.sudokupad_lines import LineType, parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 from satsudoku.rules import load_plugin, make_rule
@@ -68,6 +69,15 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="f-puzzles/SudokuPad: solve without the drawings (lines, circles, cages, text) whose "
         "meaning is only in the rules text, with a warning, instead of refusing the puzzle",
+    )
+    parser.add_argument(
+        "--line",
+        action="append",
+        default=[],
+        type=line_argument,
+        metavar="COLOUR[:WIDTH]=TYPE",
+        help="SudokuPad: lines of this colour (hex, e.g. f067f0; and this thickness) are TYPE "
+        "(renban, whispers, thermometer, regionsumline, ...), as the rules text says",
     )
     parser.add_argument(
         "--plugin",
@@ -202,6 +212,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         symbols=args.symbols,
         rules=args.rule,
         ignore_drawings=getattr(args, "ignore_drawings", False),
+        lines=getattr(args, "line", ()),
         notify=say_on_stderr,
     ):
         if puzzle.ignored:
@@ -443,6 +454,14 @@ def plugin_argument(name: str) -> str:
     except SatsudokuError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return name
+
+
+def line_argument(text: str) -> LineType:
+    """--line COLOUR[:WIDTH]=TYPE, checked while parsing (exit 2, one line)."""
+    try:
+        return parse_line_type(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def symbols_argument(text: str) -> str:

@@ -17,6 +17,7 @@ from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.limits import load_json, load_toml
 from satsudoku.io.source import InputText, Notify, open_input
 from satsudoku.io.sudokupad import is_sudokupad_document, iter_sudokupad, looks_like_sudokupad
+from satsudoku.io.sudokupad_lines import LineType
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import (
     format_as_read,
@@ -68,6 +69,7 @@ def iter_puzzles(
     rules: Sequence[str] = (),
     notify: Notify | None = None,
     ignore_drawings: bool = False,
+    lines: Sequence[LineType] = (),
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line).
@@ -85,6 +87,7 @@ def iter_puzzles(
             symbols=symbols,
             notify=notify,
             ignore_drawings=ignore_drawings,
+            lines=lines,
         ):
             yield with_rules(puzzle, rules)
         return
@@ -95,6 +98,7 @@ def iter_puzzles(
         source=source,
         ignore_drawings=ignore_drawings,
         notify=_once_per_warning(notify) if notify else None,
+        lines=tuple(lines),
     )
     if fmt == "auto" and source.endswith(".toml"):
         fmt = "toml"
@@ -148,9 +152,11 @@ def read_text(
     symbols: str | None = None,
     source: str | None = None,
     rules: Sequence[str] = (),
+    lines: Sequence[LineType] = (),
 ) -> list[Puzzle]:
-    """Parse puzzles from a string (the same detection as files), `rules` added to each."""
-    options = ReadOptions(box=box, symbols=symbols, source=source)
+    """Parse puzzles from a string (the same detection as files), `rules` added to each;
+    `lines` says what SudokuPad lines of a style are (--line)."""
+    options = ReadOptions(box=box, symbols=symbols, source=source, lines=tuple(lines))
     raw = BytesIO(text.encode("utf-8", "surrogatepass"))
     puzzles = _iter_input(InputText(raw, source or "<input>"), fmt, options)
     return [with_rules(puzzle, rules) for puzzle in puzzles]

@@ -13,16 +13,17 @@ message points at the `--rule` that adds it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from satsudoku.errors import PuzzleError
-from satsudoku.io.fpuzzles import fpuzzles_puzzle, refuse_drawings, short_source
+from satsudoku.io.fpuzzles import describe_counts, fpuzzles_puzzle, short_source
 from satsudoku.io.limits import MAX_SIZE, load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.sclzip import unzip
+from satsudoku.io.sudokupad_lines import LINE_TYPES, LineType
 from satsudoku.io.sudokupad_pictures import PICTURE_KEYS, rc, read_pictures
 from satsudoku.io.text import ReadOptions, warn
 from satsudoku.puzzle import Puzzle
@@ -51,7 +52,7 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     """The one puzzle a SudokuPad link, payload or JSON describes."""
     options = replace(options, source=short_source(options.source, is_link=looks_like_sudokupad))
     try:
-        data, drawings = fpuzzles_data(sudokupad_json(text))
+        data, drawings, first = fpuzzles_reading(sudokupad_json(text), options.lines)
         ruleset = str(data.get("ruleset", ""))
         unread = [n for n in global_rules_named(ruleset) if not any(map(data.get, _KEYS[n]))]
         named = ", ".join(unread)
@@ -61,10 +62,7 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
             else ""
         )
         if drawings and not options.ignore_drawings:
-            try:
-                refuse_drawings("SudokuPad", drawings)
-            except PuzzleError as exc:
-                raise PuzzleError(exc.message + hint) from None
+            raise PuzzleError(_refusal(drawings, first) + hint)
     except PuzzleError as exc:
         raise exc.at(options.source) from None
     puzzle = fpuzzles_puzzle(data, options, site="SudokuPad")
@@ -76,6 +74,23 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
             f"does not hold and satsudoku does not infer: only --rule {unread[0]} adds it",
         )
     yield replace(puzzle, ignored=tuple(drawings.items()))
+
+
+def _refusal(drawings: Mapping[str, int], first: str) -> str:
+    """Drawings refused in one line: their counts, the first of them, and the options."""
+    if first.startswith("line "):
+        colour = first.split()[1]
+        say = (
+            f"; if the rules text says what such lines are, add --line {colour}=TYPE "
+            f"({', '.join(list(LINE_TYPES)[:4])}, …), else --ignore-drawings to solve "
+            "without them"
+        )
+    else:
+        say = "; add --ignore-drawings to solve without them"
+    return (
+        f"SudokuPad: drawings whose meaning is in the rules text: {describe_counts(drawings)}"
+        f" (first: {first}){say}"
+    )
 
 
 # Global rules a rules text may state with no picture, as `--rule` names them, with the
@@ -144,8 +159,18 @@ def _link_payload(link: str) -> str:
 _PRESENTATION = {"id", "cellSize", "metadata", "videos", "duration", "foglight", "triggereffect"}
 
 
-def fpuzzles_data(pad: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+def fpuzzles_data(
+    pad: Mapping[str, Any], lines: Sequence[LineType] = ()
+) -> tuple[dict[str, Any], dict[str, int]]:
     """The f-puzzles JSON a SudokuPad puzzle amounts to, and its unread drawings per key."""
+    data, drawings, _ = fpuzzles_reading(pad, lines)
+    return data, drawings
+
+
+def fpuzzles_reading(
+    pad: Mapping[str, Any], lines: Sequence[LineType] = ()
+) -> tuple[dict[str, Any], dict[str, int], str]:
+    """fpuzzles_data, and the first unread drawing described; `lines`: the user's --line."""
     known = _PRESENTATION | {"cells", "regions", "global", *PICTURE_KEYS}
     unknown = sorted(str(key) for key, value in pad.items() if value and key not in known)
     if unknown:
@@ -156,13 +181,15 @@ def fpuzzles_data(pad: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, int
     data: dict[str, Any] = {"size": size, "grid": grid}
     data.update(_metadata(pad, pictures["cages"], size))
     rules_text = f"{data.get('title', '')}\n{data.get('ruleset', '')}"
-    constraints, drawings = read_pictures(size, pictures, pad.get("global"), rules_text)
+    constraints, drawings, first = read_pictures(
+        size, pictures, pad.get("global"), rules_text, lines
+    )
     for key, value in constraints.items():
         if isinstance(value, list) and isinstance(data.get(key), list):
             data[key] = data[key] + value
         else:
             data[key] = value
-    return data, drawings
+    return data, drawings, first
 
 
 def _grid(cells: Any) -> tuple[int, list[list[dict[str, Any]]]]:

@@ -12,10 +12,20 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.sudokupad_lines import (
+    LINE_TYPES,
+    READ_APART,
+    WHISPER_DIFFERENCE,
+    LineType,
+    option_colour,
+    rgba,
+    walk_lines,
+)
 
 Picture = Mapping[str, Any]
 Style = Mapping[str, Any]  # property → value; a tuple value is a choice among values
@@ -178,15 +188,22 @@ _EPSILON = 1e-6
 
 
 def read_pictures(
-    size: int, pictures: Mapping[str, list[Picture]], flags: Any, rules_text: str = ""
-) -> tuple[dict[str, Any], dict[str, int]]:
-    """The f-puzzles keys the pictures and global flags amount to, and the pictures left
-    unread per SudokuPad key (the drawings). Where the rules text twists a constraint's usual
-    meaning (slow thermometers, arrows that subtract), its pictures stay drawings."""
+    size: int,
+    pictures: Mapping[str, list[Picture]],
+    flags: Any,
+    rules_text: str = "",
+    lines: Sequence[LineType] = (),
+) -> tuple[dict[str, Any], dict[str, int], str]:
+    """The f-puzzles keys the pictures and global flags amount to, the pictures left unread
+    per SudokuPad key (the drawings), and the first of those described for a message. Lines
+    the user typed (`lines`, from --line) are read first: the user's word wins over an
+    editor's style. Where the rules text twists a constraint's usual meaning (slow
+    thermometers, arrows that subtract), its pictures stay drawings."""
     twisted = {name for name, pattern in _TWISTS.items() if pattern.search(rules_text)}
     reader = _Reader(size, pictures, twisted)
     data: dict[str, Any] = {}
     for read in (
+        partial(reader.typed, lines),
         reader.cages,
         reader.lines,
         reader.arrows,
@@ -199,7 +216,7 @@ def read_pictures(
                 data.setdefault(key, []).extend(entries)
     data.update(dict.fromkeys(reader.flags, True))
     data.update(_globals(flags))
-    return data, reader.leftover()
+    return data, reader.leftover(), reader.first_drawing()
 
 
 def _globals(flags: Any) -> dict[str, Any]:
@@ -305,7 +322,7 @@ def _same(value: Any, expected: Any) -> bool:
     if expected is None:
         return value is None
     if isinstance(expected, str) and expected.startswith("#"):
-        return isinstance(value, str) and _rgba(value) == _rgba(expected)
+        return isinstance(value, str) and rgba(value) == rgba(expected)
     if isinstance(expected, str):
         return isinstance(value, str) and value.upper() == expected.upper()
     if isinstance(expected, bool):
@@ -313,18 +330,6 @@ def _same(value: Any, expected: Any) -> bool:
     if _number(expected):
         return _number(value) and abs(value - expected) < _EPSILON
     return bool(value == expected)
-
-
-def _rgba(colour: str) -> str | None:
-    """A CSS hex colour as RRGGBBAA (`#cccf` is `#CCCCCCFF`, as is `#cccccc`); None if not."""
-    digits = colour[1:].upper()
-    if not colour.startswith("#") or not re.fullmatch(r"[0-9A-F]{3,8}", digits):
-        return None
-    if len(digits) in (3, 4):
-        digits = "".join(ch * 2 for ch in digits)
-    if len(digits) == 6:
-        digits += "FF"
-    return digits if len(digits) == 8 else None
 
 
 def _styled(picture: Picture, style: Style | tuple[Style, ...]) -> bool:
@@ -345,10 +350,145 @@ class _Reader:
         self.twisted = twisted or set()  # constraints the rules text gives another meaning
         # Remaining pictures per key, as an ordered set of indices (dict keys).
         self.left = {key: dict.fromkeys(range(len(pictures.get(key, [])))) for key in PICTURE_KEYS}
+        for key in ("underlays", "overlays"):
+            for index, picture in enumerate(pictures.get(key, [])):
+                if _invisible(picture):
+                    del self.left[key][index]  # draws nothing (SudokuPad's board-position box)
         self.flags: set[str] = set()
 
     def leftover(self) -> dict[str, int]:
         return {key: len(left) for key, left in self.left.items() if left}
+
+    def first_drawing(self) -> str:
+        """The first picture left unread, as a message names it (lines first: --line can say
+        what they are); empty when all were read."""
+        for key in ("lines", "arrows", "cages", "underlays", "overlays"):
+            for index in self.left[key]:
+                return _describe(key, self.pictures[key][index], self.size)
+        return ""
+
+    # --- lines the user typed (--line) ---
+
+    def typed(self, types: Sequence[LineType]) -> Entries:
+        """Every remaining line in a style the user typed, read as that type, with the
+        decorations its type draws (a bulb, end circles, a centre dot). A typed line that is
+        no path of cell centres, or a thermometer whose bulb end is not clear, is refused:
+        the user said what it is, so leaving it out silently would be wrong."""
+        out: Entries = {}
+        if not types:
+            return out
+        marks = {
+            key: self.index(key, {}, lambda p: [_point_key(p.get("center"))])
+            for key in ("underlays", "overlays")
+        }
+        bulbs: set[Any] = set()  # bulb centres claimed (several lines may leave one bulb)
+        drawn: dict[tuple[LineType, tuple[int, int]], Picture] = {}  # cells of whole-line types
+        for index in list(self.left["lines"]):
+            line = self.pictures["lines"][index]
+            kind = next((t for t in types if t.matches(line)), None)
+            if kind is None:
+                continue
+            cells = self.typed_cells(line, kind)
+            points = [_point_key(p) for p in line["wayPoints"]]
+            colour = rgba(str(line.get("color")))
+            key, mark, walk = LINE_TYPES[kind.kind]
+            if mark == "bulb":
+                at = [end for end in (points[0], points[-1]) if end in bulbs]
+                at = at or [
+                    end
+                    for end in (points[0], points[-1])
+                    if self.mark(marks, end, colour, bulb=True)
+                ]
+                if len(at) != 1:
+                    raise PuzzleError(
+                        f"SudokuPad: {_describe('lines', line, self.size)}: --line {kind.spec} "
+                        f"needs a round bulb of its colour at exactly one end, found at {len(at)}"
+                    )
+                bulbs.add(at[0])
+                if at[0] != points[0]:
+                    cells.reverse()
+            elif mark == "ends":
+                for end in (points[0], points[-1]):
+                    self.mark(marks, end, colour)
+            elif mark == "middle" and len(cells) % 2:
+                self.mark(marks, _centre_key(cells[len(cells) // 2]), colour)
+            if kind.kind not in READ_APART:
+                self.separate(drawn, kind, line, cells)
+            lines = walk_lines(cells, walk)
+            if lines is None:
+                raise PuzzleError(
+                    f"SudokuPad: {_describe('lines', line, self.size)} closes a loop or comes "
+                    f"back to a cell, which a {kind.kind} line cannot: --line {kind.spec} "
+                    "cannot read it"
+                )
+            entry: dict[str, Any] = {"lines": [[_name(r, c) for r, c in part] for part in lines]}
+            if kind.kind in WHISPER_DIFFERENCE:
+                entry["value"] = str(WHISPER_DIFFERENCE[kind.kind])
+            out.setdefault(key, []).append(entry)
+            del self.left["lines"][index]
+        return out
+
+    def separate(
+        self,
+        drawn: dict[tuple[LineType, tuple[int, int]], Picture],
+        kind: LineType,
+        line: Picture,
+        cells: list[tuple[int, int]],
+    ) -> None:
+        """Refuse a line sharing a cell with another of its style, for a type read on the
+        whole line (renban, region sums' segments, palindromes): pictures that meet may be one
+        line drawn in pieces or two that cross, and the two readings differ (READ_APART)."""
+        for cell in cells:
+            other = drawn.setdefault((kind, cell), line)
+            if other is not line:
+                raise PuzzleError(
+                    f"SudokuPad: {_describe('lines', line, self.size)} meets another "
+                    f"{option_colour(line.get('color'))} line at r{cell[0] + 1}c{cell[1] + 1}: "
+                    f"one {kind.kind} line drawn in pieces or two that cross, which satsudoku "
+                    "does not guess"
+                )
+
+    def typed_cells(self, line: Picture, kind: LineType) -> list[tuple[int, int]]:
+        """The cells of a typed line: its points are cell centres, each cell visited once."""
+        points = line.get("wayPoints")
+        cells = self.path(line, fill=True) if isinstance(points, list) else None
+        if cells is None or not all(_is_centre(p) for p in points or ()):
+            problem = "is not a path through cell centres"
+        elif len(set(cells)) < 2:
+            problem = "has one cell"
+        else:
+            return [_rc_of(name) for name in cells]
+        raise PuzzleError(
+            f"SudokuPad: {_describe('lines', line, self.size)} {problem}; "
+            f"--line {kind.spec} cannot read it"
+        )
+
+    def mark(
+        self,
+        marks: dict[str, dict[Any, list[int]]],
+        at: Any,
+        colour: str | None,
+        *,
+        bulb: bool = False,
+    ) -> bool:
+        """Claim a decoration of the line's colour (fill, or rim unless a bulb) centred at
+        `at`, with no text; True if one was there."""
+        for key in ("underlays", "overlays"):
+            for index in marks[key].get(at, []):
+                picture = self.pictures[key][index]
+                fill = rgba(str(picture.get("backgroundColor")))
+                rim = rgba(str(picture.get("borderColor")))
+                ours = (fill, *(() if bulb else (rim,)))
+                if (
+                    index in self.left[key]
+                    and colour is not None
+                    and any(c is not None and c[:6] == colour[:6] for c in ours)
+                    and not str(picture.get("text", "")).strip()
+                    and (picture.get("rounded") or not bulb)
+                ):
+                    del self.left[key][index]
+                    return True
+        return False
 
     def take(self, key: str, style: Style | tuple[Style, ...]) -> Iterator[tuple[int, Picture]]:
         """Each remaining picture of `key` with this style, removed as it is yielded."""
@@ -706,3 +846,61 @@ def _start_key(arrow: Picture) -> Any:
     if not isinstance(points, list) or len(points) != 2 or (start := _point(points[0])) is None:
         return None
     return round(start[0] * 100), round(start[1] * 100)
+
+
+def _invisible(picture: Picture) -> bool:
+    """A box whose fill is fully transparent, with no rim, text or text colour: nothing."""
+    fill = rgba(str(picture.get("backgroundColor")))
+    return (
+        fill is not None
+        and fill.endswith("00")
+        and all(picture.get(key) in (None, "", "none") for key in ("borderColor", "text", "color"))
+        and picture.get("stroke") in (None, "none")
+    )
+
+
+def _point_key(value: Any) -> Any:
+    """A point to a thousandth of a cell, to pair a line's ends with the pictures on them."""
+    point = _point(value)
+    return None if point is None else (round(point[0] * 1000), round(point[1] * 1000))
+
+
+def _centre_key(cell: tuple[int, int]) -> Any:
+    return _point_key([cell[0] + 0.5, cell[1] + 0.5])
+
+
+def _rc_of(name: str) -> tuple[int, int]:
+    """(row, col), 0-based, of an `R{r}C{c}` name."""
+    row, _, col = name[1:].partition("C")
+    return int(row) - 1, int(col) - 1
+
+
+_SINGULAR = {"lines": "line", "arrows": "arrow", "cages": "cage"}
+
+
+def _describe(key: str, picture: Picture, size: int) -> str:
+    """A picture as a message names it: its kind, colour (and width) and cells, e.g. `line
+    F067F0 (thickness 9.6) through r1c2 r2c3 r3c3`."""
+    kind = _SINGULAR.get(key, key.removesuffix("s"))
+    colour = next(
+        (picture[k] for k in ("color", "backgroundColor", "borderColor") if picture.get(k)), None
+    )
+    out = kind + (f" {option_colour(colour)}" if colour is not None else "")
+    if key in ("lines", "arrows") and _number(picture.get("thickness")):
+        out += f" (thickness {picture['thickness']:g})"
+    if key == "cages" and isinstance(picture.get("cells"), list):
+        cells = [
+            cell_at([p[0] + 0.5, p[1] + 0.5], size)
+            if isinstance(p, list) and len(p) == 2 and all(map(_number, p))
+            else None
+            for p in picture["cells"][:9]  # a message names a few: a hostile list is long
+        ]
+    elif key in ("lines", "arrows") and isinstance(picture.get("wayPoints"), list):
+        cells = [cell_at(p, size) for p in picture["wayPoints"][:9]]
+    else:
+        cells = [cell_at(picture.get("center"), size)]
+    named = [c.lower() for c in cells if c is not None]
+    if not named:
+        return out + " outside the grid"
+    shown = " ".join(named[:8]) + (" …" if len(cells) > 8 else "")
+    return out + (" through " if key in ("lines", "arrows") else " at ") + shown

@@ -13,12 +13,15 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import MAX_SIZE, Grid, Shape, default_box, regular_shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet, check_symbols
+
+if TYPE_CHECKING:
+    from satsudoku.io.sudokupad_lines import LineType
 
 # "Grid 01", "Puzzle 3:", "Sudoku #12": titles between grids (Project Euler 96 style).
 _TITLE_RE = re.compile(r"^(grid|puzzle|sudoku|game|problem|case|test)(\s+\S.*|\s*#\d+:?)?$", re.I)
@@ -51,6 +54,7 @@ class ReadOptions:
     shape: Shape | None = None  # a known shape (documents with jigsaw regions) wins over `box`
     ignore_drawings: bool = False  # f-puzzles/SudokuPad: solve without drawings' unread meaning
     notify: Callable[[str], None] | None = None  # gets warnings about the input, one line each
+    lines: tuple[LineType, ...] = ()  # SudokuPad: what lines of a style are (--line STYLE=TYPE)
 
 
 def valid_line_length(length: int) -> bool:

@@ -1,0 +1,144 @@
+"""`--line STYLE=TYPE`: what a SudokuPad line of one colour (and width) is, as the rules text
+says it ("purple lines are renban", "grey lines are thermometers").
+
+SudokuPad stores a line as a picture (`color`, `thickness`, `wayPoints`) with no type: the same
+purple is a renban line in one puzzle and a whisper in another, so satsudoku never guesses; the
+user, having read the rules, names the type. This module parses that option and says, for each
+type, which decorations at the line's cells belong to its picture (a thermometer's bulb, the end
+circles of a between line, a zipper's centre dot), so those are not left over as drawings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+Cell = tuple[int, int]
+
+# Line types a user may name, as satsudoku's rule types (and --rule) spell them → the f-puzzles
+# key the line is stored under; what marks its ends: "bulb" (one end, which gives the direction:
+# required), "ends" (both ends may carry a circle or diamond), "middle" (a dot on the centre
+# cell), "" (nothing); and what a line that closes a loop or comes back to a cell means: "pairs"
+# (a rule on adjacent cells: each step of the walk), "windows" (on runs of three: each run along
+# the walk, around a loop too), "set" (on the line's cells as a set), "" (refused: the type's
+# reading of such a line is not settled, e.g. the segments of a region sum loop).
+LINE_TYPES: dict[str, tuple[str, str, str]] = {
+    "thermometer": ("thermometer", "bulb", ""),
+    "slowthermometer": ("slowthermometer", "bulb", ""),
+    "renban": ("renban", "", "set"),
+    "whispers": ("whispers", "", "pairs"),
+    "dutchwhispers": ("whispers", "", "pairs"),
+    "entropicline": ("entropicline", "", "windows"),
+    "modularline": ("modularline", "", "windows"),
+    "nabner": ("nabner", "", "set"),
+    "regionsumline": ("regionsumline", "", ""),
+    "palindrome": ("palindrome", "", ""),
+    "zipperline": ("zipperline", "middle", ""),
+    "between": ("betweenline", "ends", ""),
+    "doublearrow": ("doublearrow", "ends", ""),
+    "lockout": ("lockout", "ends", ""),
+}
+# Types whose pictures may be read one by one even where two of a style meet at a cell (one
+# line drawn in pieces, or two crossing): whispers hold on each step of either, a nabner or
+# entropic piece says no more than the joined line, and a thermometer's branches each run from
+# the bulb. Other types are refused there: a renban piece need not be consecutive, a region sum
+# piece has other segments, so reading pieces apart could give a wrong answer.
+READ_APART = {
+    "whispers",
+    "dutchwhispers",
+    "nabner",
+    "entropicline",
+    "modularline",
+    "thermometer",
+    "slowthermometer",
+}
+# The least difference of adjacent digits, where the type fixes it (German whispers take
+# f-puzzles' default for the size: 5 on 9x9, 3 on 6x6).
+WHISPER_DIFFERENCE = {"dutchwhispers": 4}
+
+_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)$")
+
+
+@dataclass(frozen=True)
+class LineType:
+    """Lines of this colour (RRGGBB compared alone when no alpha was given) and, when given,
+    this thickness are of `kind`."""
+
+    colour: str  # RRGGBB or RRGGBBAA, upper case
+    thickness: float | None
+    kind: str
+
+    @property
+    def spec(self) -> str:
+        width = "" if self.thickness is None else f":{self.thickness:g}"
+        return f"{self.colour}{width}={self.kind}"
+
+    def matches(self, line: Any) -> bool:
+        """A SudokuPad line picture drawn in this style."""
+        colour = rgba(str(line.get("color", "")))
+        if colour is None or colour[: len(self.colour)] != self.colour:
+            return False
+        if self.thickness is None:
+            return True
+        width = line.get("thickness")
+        return isinstance(width, int | float) and abs(width - self.thickness) < 1e-6
+
+
+def parse_line_type(text: str) -> LineType:
+    """`COLOUR[:THICKNESS]=TYPE` (COLOUR as hex, `#` optional) → a LineType; ValueError with
+    the reason, one line."""
+    match = _SPEC.match(text.strip())
+    if not match:
+        raise ValueError(
+            f"{text!r:.60} is not COLOUR[:THICKNESS]=TYPE "
+            "(e.g. f067f0=renban, cccccc:19=thermometer)"
+        )
+    digits, width, kind = match.groups()
+    if len(digits) not in (3, 4, 6, 8):
+        raise ValueError(f"{digits!r} is not a colour: 3, 4, 6 or 8 hex digits")
+    if kind not in LINE_TYPES:
+        raise ValueError(f"line type {kind!r} is not one of {', '.join(LINE_TYPES)}")
+    full = rgba("#" + digits) or ""
+    colour = full if len(digits) in (4, 8) else full[:6]
+    return LineType(colour, float(width) if width else None, kind)
+
+
+def walk_lines(cells: list[Cell], walk: str) -> list[list[Cell]] | None:
+    """The lines a walk over cells amounts to for a type: itself when it visits each cell once;
+    a loop or a return to a cell read as `walk` says (LINE_TYPES); None when it cannot be."""
+    if len(set(cells)) == len(cells):
+        return [cells]
+    closed = cells[0] == cells[-1] and len(set(cells)) == len(cells) - 1
+    if walk == "set":
+        return [list(dict.fromkeys(cells))]
+    if walk == "pairs":
+        pairs = {frozenset(pair): list(pair) for pair in zip(cells, cells[1:], strict=False)}
+        return list(pairs.values())
+    if walk == "windows" and closed and len(cells) > 3:
+        loop = cells[:-1] + cells[:2]  # around the loop: the runs across its start too
+        return [loop[i : i + 3] for i in range(len(cells) - 1)]
+    if walk == "windows":
+        runs = [cells[i : i + 3] for i in range(len(cells) - 2)]
+        return runs if all(len(set(run)) == 3 for run in runs) else None
+    return None
+
+
+def rgba(colour: str) -> str | None:
+    """A CSS hex colour as RRGGBBAA (`#cccf` is `CCCCCCFF`, as is `#cccccc`); None if not."""
+    digits = colour[1:].upper()
+    if not colour.startswith("#") or not re.fullmatch(r"[0-9A-F]{3,8}", digits):
+        return None
+    if len(digits) in (3, 4):
+        digits = "".join(ch * 2 for ch in digits)
+    if len(digits) == 6:
+        digits += "FF"
+    return digits if len(digits) == 8 else None
+
+
+def option_colour(colour: Any) -> str:
+    """How the refusal writes a line's colour for --line: RRGGBB when opaque, else RRGGBBAA."""
+    full = rgba(str(colour)) if isinstance(colour, str) else None
+    if full is None:
+        return str(colour)[:20]
+    return full[:6] if full.endswith("FF") else full
