@@ -47,8 +47,8 @@ def test_backtrack_search_past_the_deadline_gives_no_figure(killer: Path) -> Non
 
 def test_rating_past_its_bound_names_the_figures_cut_short(killer: Path) -> None:
     """No techniques: logic is stuck at once, so the bound falls on the machine figures. The
-    SAT figure may finish in its half of 0.5 s or not, but if it does it is the full count."""
-    rating = rate(_killer(killer), (), timeout=0.5)
+    SAT figure may finish in its half of 0.3 s or not, but if it does it is the full count."""
+    rating = rate(_killer(killer), (), timeout=0.3)
     assert (rating.rating, rating.status, rating.steps) == (12.0, "stuck", 0)
     assert rating.backtrack is None and "backtrack" in rating.timed_out
     if "sat" in rating.timed_out:
