@@ -17,8 +17,9 @@ Hubiele/Sudoku-Bench, read with `git show`). Each puzzle is imported and, when r
              stored solution breaking a rule read, or a key SudokuPad's format has and we lack
   unknown    read; no verdict within the time limit
 
---lines FILE gives some puzzles the `--line COLOUR=TYPE` options a user would type after reading
-their rules text (benchmarks/sudokupad_corpus_lines.txt: `puzzle_NNNN SPEC ...`, # comments).
+--lines FILE gives some puzzles the `--line COLOUR=TYPE` (and `--cell`, `--unique-cages`) options
+a user would type after reading their rules text (benchmarks/sudokupad_corpus_lines.txt:
+`puzzle_NNNN [--cell SPEC] [--unique-cages] LINE-SPEC ...`, '# ' starts a comment).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_text
 from satsudoku.io.sudokupad import global_rules_named
-from satsudoku.io.sudokupad_lines import LineType, parse_line_type
+from satsudoku.io.sudokupad_lines import parse_cell_type, parse_line_type
 from satsudoku.result import Status
 from satsudoku.verify import violations
 
@@ -69,25 +70,38 @@ def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield Path(name).stem, json.loads(show.stdout)
 
 
-def line_options(path: Path | None) -> dict[str, list[LineType]]:
-    """Puzzle name → its --line options, from a file of `puzzle_NNNN SPEC ...` lines."""
+def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
+    """Puzzle name → read_text's --line/--cell/--unique-cages arguments, from a file of
+    `puzzle_NNNN [--cell SPEC] [--unique-cages] [LINE-SPEC] ...` lines (a bare SPEC is a
+    --line; several lines for one puzzle add up)."""
     if path is None:
         return {}
-    out: dict[str, list[LineType]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for raw in path.read_text().splitlines():
         words = re.split(r"(?:^|\s)#(?:\s|$)", raw)[0].split()  # '# ' starts a comment
-        if len(words) > 1:
-            out[words[0]] = [parse_line_type(spec) for spec in words[1:]]
+        if len(words) < 2:
+            continue
+        typed = out.setdefault(words[0], {"lines": [], "cells": [], "unique_cages": False})
+        rest = iter(words[1:])
+        for word in rest:
+            if word == "--unique-cages":
+                typed["unique_cages"] = True
+            elif word == "--cell":
+                typed["cells"].append(parse_cell_type(next(rest)))
+            else:
+                typed["lines"].append(parse_line_type(word))
     return out
 
 
 def classify(
-    entry: dict[str, Any], backend: str, timeout: float, lines: list[LineType] | None = None
+    entry: dict[str, Any], backend: str, timeout: float, typed: dict[str, Any] | None = None
 ) -> tuple[str, str]:
-    """(class, detail) for one corpus entry; see the module docstring."""
+    """(class, detail) for one corpus entry; see the module docstring. `typed`: the --line,
+    --cell and --unique-cages its rules text calls for, as read_text takes them."""
     published = str(entry["solution"])
+    typed = typed or {}
     try:
-        (puzzle,) = read_text(str(entry["encoded_puzzle"]), lines=lines or ())
+        (puzzle,) = read_text(str(entry["encoded_puzzle"]), **typed)
     except PuzzleError as exc:
         drawn = _DRAWN.search(str(exc))
         return "refused", (f"drawings: {drawn.group(1)}" if drawn else str(exc))
@@ -105,7 +119,7 @@ def classify(
         named = global_rules_named(str(entry.get("rules", "")))
         if not named:
             return "incomplete", f"{kinds}; the rules text names no global rule"
-        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named, lines=lines or ())
+        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named, **typed)
         again = get_backend(backend).solve(ruled, limit=2, timeout=timeout)
         digits = "".join(map(str, again.solution.values)) if again.solution else ""
         verdict = "solved" if again.status is Status.UNIQUE and digits == published else "not"
@@ -119,9 +133,9 @@ def main() -> int:
     parser.add_argument("--backend", default="sat")
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
-    parser.add_argument("--lines", type=Path, help="--line options per puzzle (see above)")
+    parser.add_argument("--lines", type=Path, help="--line/--cell options per puzzle (see above)")
     args = parser.parse_args()
-    typed = line_options(args.lines)
+    typed = typed_options(args.lines)
     counts: Counter[str] = Counter()
     keys: Counter[str] = Counter()
     start = time.perf_counter()

@@ -16,7 +16,7 @@ from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
 from satsudoku.io.fpuzzles import describe_counts
-from satsudoku.io.sudokupad_lines import LineType, parse_line_type
+from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 from satsudoku.rules import load_plugin, make_rule
@@ -78,6 +78,21 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         metavar="COLOUR[:WIDTH]=TYPE",
         help="SudokuPad: lines of this colour (hex, e.g. f067f0; and this thickness) are TYPE "
         "(renban, whispers, thermometer, regionsumline, ...), as the rules text says",
+    )
+    parser.add_argument(
+        "--cell",
+        action="append",
+        default=[],
+        type=cell_argument,
+        metavar="COLOUR[:round|square]=TYPE",
+        help="SudokuPad: cells holding a circle or square of this colour are TYPE (odd, even), "
+        "as the rules text says",
+    )
+    parser.add_argument(
+        "--unique-cages",
+        action="store_true",
+        help="SudokuPad: a cage without a total is a killer cage with no sum (its digits do not "
+        "repeat), as the rules text says",
     )
     parser.add_argument(
         "--plugin",
@@ -213,6 +228,8 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         rules=args.rule,
         ignore_drawings=getattr(args, "ignore_drawings", False),
         lines=getattr(args, "line", ()),
+        cells=getattr(args, "cell", ()),
+        unique_cages=getattr(args, "unique_cages", False),
         notify=say_on_stderr,
     ):
         if puzzle.ignored:
@@ -460,6 +477,14 @@ def line_argument(text: str) -> LineType:
     """--line COLOUR[:WIDTH]=TYPE, checked while parsing (exit 2, one line)."""
     try:
         return parse_line_type(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def cell_argument(text: str) -> CellType:
+    """--cell COLOUR[:round|square]=TYPE, checked while parsing (exit 2, one line)."""
+    try:
+        return parse_cell_type(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -17,7 +17,7 @@ from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.limits import load_json, load_toml
 from satsudoku.io.source import InputText, Notify, open_input
 from satsudoku.io.sudokupad import is_sudokupad_document, iter_sudokupad, looks_like_sudokupad
-from satsudoku.io.sudokupad_lines import LineType
+from satsudoku.io.sudokupad_lines import CellType, LineType
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import (
     format_as_read,
@@ -70,6 +70,8 @@ def iter_puzzles(
     notify: Notify | None = None,
     ignore_drawings: bool = False,
     lines: Sequence[LineType] = (),
+    cells: Sequence[CellType] = (),
+    unique_cages: bool = False,
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line).
@@ -88,6 +90,8 @@ def iter_puzzles(
             notify=notify,
             ignore_drawings=ignore_drawings,
             lines=lines,
+            cells=cells,
+            unique_cages=unique_cages,
         ):
             yield with_rules(puzzle, rules)
         return
@@ -99,6 +103,8 @@ def iter_puzzles(
         ignore_drawings=ignore_drawings,
         notify=_once_per_warning(notify) if notify else None,
         lines=tuple(lines),
+        cells=tuple(cells),
+        unique_cages=unique_cages,
     )
     if fmt == "auto" and source.endswith(".toml"):
         fmt = "toml"
@@ -153,10 +159,20 @@ def read_text(
     source: str | None = None,
     rules: Sequence[str] = (),
     lines: Sequence[LineType] = (),
+    cells: Sequence[CellType] = (),
+    unique_cages: bool = False,
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each;
-    `lines` says what SudokuPad lines of a style are (--line)."""
-    options = ReadOptions(box=box, symbols=symbols, source=source, lines=tuple(lines))
+    `lines`, `cells` and `unique_cages` say what SudokuPad pictures mean (--line, --cell,
+    --unique-cages)."""
+    options = ReadOptions(
+        box=box,
+        symbols=symbols,
+        source=source,
+        lines=tuple(lines),
+        cells=tuple(cells),
+        unique_cages=unique_cages,
+    )
     raw = BytesIO(text.encode("utf-8", "surrogatepass"))
     puzzles = _iter_input(InputText(raw, source or "<input>"), fmt, options)
     return [with_rules(puzzle, rules) for puzzle in puzzles]

@@ -23,7 +23,7 @@ from satsudoku.io.fpuzzles import describe_counts, fpuzzles_puzzle, short_source
 from satsudoku.io.limits import MAX_SIZE, load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.sclzip import unzip
-from satsudoku.io.sudokupad_lines import LINE_TYPES, LineType
+from satsudoku.io.sudokupad_lines import LineType
 from satsudoku.io.sudokupad_pictures import PICTURE_KEYS, rc, read_pictures
 from satsudoku.io.text import ReadOptions, warn
 from satsudoku.puzzle import Puzzle
@@ -52,7 +52,7 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     """The one puzzle a SudokuPad link, payload or JSON describes."""
     options = replace(options, source=short_source(options.source, is_link=looks_like_sudokupad))
     try:
-        data, drawings, first = fpuzzles_reading(sudokupad_json(text), options.lines)
+        data, drawings, first = fpuzzles_reading(sudokupad_json(text), options)
         ruleset = str(data.get("ruleset", ""))
         unread = [n for n in global_rules_named(ruleset) if not any(map(data.get, _KEYS[n]))]
         named = ", ".join(unread)
@@ -76,20 +76,16 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     yield replace(puzzle, ignored=tuple(drawings.items()))
 
 
-def _refusal(drawings: Mapping[str, int], first: str) -> str:
+def _refusal(drawings: Mapping[str, int], first: tuple[str, str]) -> str:
     """Drawings refused in one line: their counts, the first of them, and the options."""
-    if first.startswith("line "):
-        colour = first.split()[1]
-        say = (
-            f"; if the rules text says what such lines are, add --line {colour}=TYPE "
-            f"({', '.join(list(LINE_TYPES)[:4])}, …), else --ignore-drawings to solve "
-            "without them"
-        )
-    else:
-        say = "; add --ignore-drawings to solve without them"
+    described, option = first
+    what = {"line": "what such lines are", "cage": "its cages' digits do not repeat"}.get(
+        described.split(" ")[0], "what such cells are"
+    )
+    say = f"if the rules text says {what}, add {option}, else " if option else "add "
     return (
         f"SudokuPad: drawings whose meaning is in the rules text: {describe_counts(drawings)}"
-        f" (first: {first}){say}"
+        f" (first: {described}); {say}--ignore-drawings to solve without them"
     )
 
 
@@ -160,17 +156,20 @@ _PRESENTATION = {"id", "cellSize", "metadata", "videos", "duration", "foglight",
 
 
 def fpuzzles_data(
-    pad: Mapping[str, Any], lines: Sequence[LineType] = ()
+    pad: Mapping[str, Any], lines: Sequence[LineType] = (), **typed: Any
 ) -> tuple[dict[str, Any], dict[str, int]]:
-    """The f-puzzles JSON a SudokuPad puzzle amounts to, and its unread drawings per key."""
-    data, drawings, _ = fpuzzles_reading(pad, lines)
+    """The f-puzzles JSON a SudokuPad puzzle amounts to, and its unread drawings per key;
+    `lines` and `typed` (cells, unique_cages) as ReadOptions has them."""
+    options = ReadOptions(lines=tuple(lines), **typed)
+    data, drawings, _ = fpuzzles_reading(pad, options)
     return data, drawings
 
 
 def fpuzzles_reading(
-    pad: Mapping[str, Any], lines: Sequence[LineType] = ()
-) -> tuple[dict[str, Any], dict[str, int], str]:
-    """fpuzzles_data, and the first unread drawing described; `lines`: the user's --line."""
+    pad: Mapping[str, Any], options: ReadOptions
+) -> tuple[dict[str, Any], dict[str, int], tuple[str, str]]:
+    """fpuzzles_data, and the first unread drawing described with the option to read it;
+    `options`: what the user said pictures mean (--line, --cell, --unique-cages)."""
     known = _PRESENTATION | {"cells", "regions", "global", *PICTURE_KEYS}
     unknown = sorted(str(key) for key, value in pad.items() if value and key not in known)
     if unknown:
@@ -182,7 +181,7 @@ def fpuzzles_reading(
     data.update(_metadata(pad, pictures["cages"], size))
     rules_text = f"{data.get('title', '')}\n{data.get('ruleset', '')}"
     constraints, drawings, first = read_pictures(
-        size, pictures, pad.get("global"), rules_text, lines
+        size, pictures, pad.get("global"), rules_text, options
     )
     for key, value in constraints.items():
         if isinstance(value, list) and isinstance(data.get(key), list):

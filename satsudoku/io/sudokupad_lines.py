@@ -1,5 +1,6 @@
-"""`--line STYLE=TYPE`: what a SudokuPad line of one colour (and width) is, as the rules text
-says it ("purple lines are renban", "grey lines are thermometers").
+"""`--line STYLE=TYPE` and `--cell STYLE=TYPE`: what a SudokuPad line of one colour (and
+width), or a cell's circle or square of one colour, is, as the rules text says it ("purple lines
+are renban", "grey lines are thermometers", "yellow circles contain odd digits").
 
 SudokuPad stores a line as a picture (`color`, `thickness`, `wayPoints`) with no type: the same
 purple is a renban line in one puzzle and a whisper in another, so satsudoku never guesses; the
@@ -142,3 +143,45 @@ def option_colour(colour: Any) -> str:
     if full is None:
         return str(colour)[:20]
     return full[:6] if full.endswith("FF") else full
+
+
+# --- `--cell COLOUR[:round|square]=TYPE`: cells marked by a shape of a colour ---
+
+CELL_TYPES = ("odd", "even")
+_CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
+
+
+@dataclass(frozen=True)
+class CellType:
+    """Cells holding a circle (`round`) or square of this colour, filled, with no text, are
+    `kind` (odd or even: "the yellow circles contain odd digits")."""
+
+    colour: str  # RRGGBB or RRGGBBAA, upper case
+    shape: str | None  # "round", "square" or None for either
+    kind: str
+
+    @property
+    def spec(self) -> str:
+        return f"{self.colour}{':' + self.shape if self.shape else ''}={self.kind}"
+
+    def matches(self, picture: Any) -> bool:
+        colour = rgba(str(picture.get("backgroundColor", "")))
+        if colour is None or colour[: len(self.colour)] != self.colour:
+            return False
+        if str(picture.get("text", "")).strip():
+            return False
+        return self.shape is None or bool(picture.get("rounded")) == (self.shape == "round")
+
+
+def parse_cell_type(text: str) -> CellType:
+    """`COLOUR[:round|square]=odd|even` → a CellType; ValueError with the reason, one line."""
+    match = _CELL_SPEC.match(text.strip())
+    if not match:
+        raise ValueError(f"{text!r:.60} is not COLOUR[:round|square]=TYPE (e.g. d4da31:round=odd)")
+    digits, shape, kind = match.groups()
+    if len(digits) not in (3, 4, 6, 8):
+        raise ValueError(f"{digits!r} is not a colour: 3, 4, 6 or 8 hex digits")
+    if kind not in CELL_TYPES:
+        raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES)}")
+    full = rgba("#" + digits) or ""
+    return CellType(full if len(digits) in (4, 8) else full[:6], shape, kind)

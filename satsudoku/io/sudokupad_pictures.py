@@ -21,11 +21,13 @@ from satsudoku.io.sudokupad_lines import (
     LINE_TYPES,
     READ_APART,
     WHISPER_DIFFERENCE,
+    CellType,
     LineType,
     option_colour,
     rgba,
     walk_lines,
 )
+from satsudoku.io.text import ReadOptions
 
 Picture = Mapping[str, Any]
 Style = Mapping[str, Any]  # property → value; a tuple value is a choice among values
@@ -192,18 +194,22 @@ def read_pictures(
     pictures: Mapping[str, list[Picture]],
     flags: Any,
     rules_text: str = "",
-    lines: Sequence[LineType] = (),
-) -> tuple[dict[str, Any], dict[str, int], str]:
+    typed: ReadOptions | None = None,
+) -> tuple[dict[str, Any], dict[str, int], tuple[str, str]]:
     """The f-puzzles keys the pictures and global flags amount to, the pictures left unread
-    per SudokuPad key (the drawings), and the first of those described for a message. Lines
-    the user typed (`lines`, from --line) are read first: the user's word wins over an
-    editor's style. Where the rules text twists a constraint's usual meaning (slow
-    thermometers, arrows that subtract), its pictures stay drawings."""
+    per SudokuPad key (the drawings), and the first of those described for a message, with
+    the option that could read it. Lines
+    and cells the user typed (`typed`: --line, --cell) are read first: the user's word wins
+    over an editor's style; with --unique-cages a cage without a total is a killer cage.
+    Where the rules text twists a constraint's usual meaning (slow thermometers, arrows that
+    subtract), its pictures stay drawings."""
     twisted = {name for name, pattern in _TWISTS.items() if pattern.search(rules_text)}
-    reader = _Reader(size, pictures, twisted)
+    typed = typed or ReadOptions()
+    reader = _Reader(size, pictures, twisted, unique_cages=typed.unique_cages)
     data: dict[str, Any] = {}
     for read in (
-        partial(reader.typed, lines),
+        partial(reader.typed, typed.lines),
+        partial(reader.marked, typed.cells),
         reader.cages,
         reader.lines,
         reader.arrows,
@@ -343,9 +349,15 @@ class _Reader:
     """Takes the pictures that render a constraint; what remains is drawn."""
 
     def __init__(
-        self, size: int, pictures: Mapping[str, list[Picture]], twisted: set[str] | None = None
+        self,
+        size: int,
+        pictures: Mapping[str, list[Picture]],
+        twisted: set[str] | None = None,
+        *,
+        unique_cages: bool = False,
     ) -> None:
         self.size = size
+        self.unique_cages = unique_cages  # --unique-cages: a cage without a total is a killer
         self.pictures = pictures
         self.twisted = twisted or set()  # constraints the rules text gives another meaning
         # Remaining pictures per key, as an ordered set of indices (dict keys).
@@ -359,13 +371,15 @@ class _Reader:
     def leftover(self) -> dict[str, int]:
         return {key: len(left) for key, left in self.left.items() if left}
 
-    def first_drawing(self) -> str:
+    def first_drawing(self) -> tuple[str, str]:
         """The first picture left unread, as a message names it (lines first: --line can say
-        what they are); empty when all were read."""
+        what they are), and the option that could say what it is ('' if none); empty when all
+        were read."""
         for key in ("lines", "arrows", "cages", "underlays", "overlays"):
             for index in self.left[key]:
-                return _describe(key, self.pictures[key][index], self.size)
-        return ""
+                picture = self.pictures[key][index]
+                return _describe(key, picture, self.size), _option(key, picture)
+        return "", ""
 
     # --- lines the user typed (--line) ---
 
@@ -447,6 +461,33 @@ class _Reader:
                     f"one {kind.kind} line drawn in pieces or two that cross, which satsudoku "
                     "does not guess"
                 )
+
+    def marked(self, types: Sequence[CellType]) -> Entries:
+        """Cells holding a circle or square in a style the user typed (--cell): one cell's
+        picture at most, centred on it."""
+        out: Entries = {}
+        for key in ("underlays", "overlays") if types else ():
+            for index in list(self.left[key]):
+                picture = self.pictures[key][index]
+                kind = next((t for t in types if t.matches(picture)), None)
+                if kind is None:
+                    continue
+                centre = picture.get("center")
+                cell = cell_at(centre, self.size)
+                size = _point([picture.get("width"), picture.get("height")])
+                if (
+                    cell is None
+                    or not _is_centre(centre)
+                    or size is None
+                    or not all(0 < side <= 1 for side in size)
+                ):
+                    raise PuzzleError(
+                        f"SudokuPad: {_describe(key, picture, self.size)} is not a shape within "
+                        f"one cell, centred on it: --cell {kind.spec} cannot read it"
+                    )
+                out.setdefault(kind.kind, []).append({"cell": cell})
+                del self.left[key][index]
+        return out
 
     def typed_cells(self, line: Picture, kind: LineType) -> list[tuple[int, int]]:
         """The cells of a typed line: its points are cell centres, each cell visited once."""
@@ -565,6 +606,9 @@ class _Reader:
                 del self.left["cages"][index]
             elif (total := _total(cage)) is not None:
                 killer.append({"cells": self.cage_cells(cage), "value": str(total)})
+                del self.left["cages"][index]
+            elif self.unique_cages and _blank_killer(cage):
+                killer.append({"cells": self.cage_cells(cage)})
                 del self.left["cages"][index]
             elif cage.get("style") == "extraregion":
                 extra.append({"cells": self.cage_cells(cage)})
@@ -815,6 +859,16 @@ def rc(value: Any, size: int, where: str) -> tuple[int, int]:
     return value[0], value[1]
 
 
+def _blank_killer(cage: Picture) -> bool:
+    """A cage in SudokuPad's default style with cells and no total, shown (--unique-cages)."""
+    value = cage.get("value")
+    return (
+        cage.get("style") in (None, "killer")
+        and not cage.get("hidden")
+        and (value is None or (isinstance(value, str) and not value.strip()))
+    )
+
+
 def _total(cage: Picture) -> int | None:
     """A killer cage's total: unique digits, SudokuPad's default style, a whole number."""
     if cage.get("unique") is not True or cage.get("style") not in (None, "killer"):
@@ -878,13 +932,35 @@ def _rc_of(name: str) -> tuple[int, int]:
 _SINGULAR = {"lines": "line", "arrows": "arrow", "cages": "cage"}
 
 
+def _option(key: str, picture: Picture) -> str:
+    """The option that could say what a drawing is: --line for a line, --cell for a filled
+    shape within a cell, --unique-cages for a shown cage without a total; '' for the rest."""
+    if key == "lines":
+        colour = option_colour(picture.get("color"))
+        return f"--line {colour}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
+    if key == "cages" and _blank_killer(picture):
+        return "--unique-cages"
+    fill = picture.get("backgroundColor")
+    size = _point([picture.get("width"), picture.get("height")])
+    if (
+        key in ("underlays", "overlays")
+        and rgba(str(fill)) is not None
+        and not str(picture.get("text", "")).strip()
+        and size is not None
+        and all(0 < side <= 1 for side in size)
+    ):
+        return f"--cell {option_colour(fill)}=TYPE (odd, even)"
+    return ""
+
+
 def _describe(key: str, picture: Picture, size: int) -> str:
     """A picture as a message names it: its kind, colour (and width) and cells, e.g. `line
     F067F0 (thickness 9.6) through r1c2 r2c3 r3c3`."""
     kind = _SINGULAR.get(key, key.removesuffix("s"))
-    colour = next(
-        (picture[k] for k in ("color", "backgroundColor", "borderColor") if picture.get(k)), None
-    )
+    order = ("color", "backgroundColor", "borderColor")  # a shape by its fill, a line by its own
+    if key in ("underlays", "overlays"):
+        order = ("backgroundColor", "borderColor", "color")
+    colour = next((picture[k] for k in order if picture.get(k)), None)
     out = kind + (f" {option_colour(colour)}" if colour is not None else "")
     if key in ("lines", "arrows") and _number(picture.get("thickness")):
         out += f" (thickness {picture['thickness']:g})"

@@ -21,7 +21,7 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet, check_symbols
 
 if TYPE_CHECKING:
-    from satsudoku.io.sudokupad_lines import LineType
+    from satsudoku.io.sudokupad_lines import CellType, LineType
 
 # "Grid 01", "Puzzle 3:", "Sudoku #12": titles between grids (Project Euler 96 style).
 _TITLE_RE = re.compile(r"^(grid|puzzle|sudoku|game|problem|case|test)(\s+\S.*|\s*#\d+:?)?$", re.I)
@@ -55,6 +55,8 @@ class ReadOptions:
     ignore_drawings: bool = False  # f-puzzles/SudokuPad: solve without drawings' unread meaning
     notify: Callable[[str], None] | None = None  # gets warnings about the input, one line each
     lines: tuple[LineType, ...] = ()  # SudokuPad: what lines of a style are (--line STYLE=TYPE)
+    cells: tuple[CellType, ...] = ()  # SudokuPad: what cells marked so are (--cell STYLE=TYPE)
+    unique_cages: bool = False  # SudokuPad: a cage without a total is a killer cage
 
 
 def valid_line_length(length: int) -> bool:
