@@ -18,12 +18,14 @@ from typing import Any
 Cell = tuple[int, int]
 
 # Line types a user may name, as satsudoku's rule types (and --rule) spell them → the f-puzzles
-# key the line is stored under; what marks its ends: "bulb" (one end, which gives the direction:
-# required), "ends" (both ends may carry a circle or diamond), "middle" (a dot on the centre
-# cell), "" (nothing); and what a line that closes a loop or comes back to a cell means: "pairs"
-# (a rule on adjacent cells: each step of the walk), "windows" (on runs of three: each run along
-# the walk, around a loop too), "set" (on the line's cells as a set), "" (refused: the type's
-# reading of such a line is not settled, e.g. the segments of a region sum loop).
+# key the line is stored under; what marks its ends: "bulb" (a filled circle on one end, which
+# gives the direction: required), "circle" (an arrow's circle on one end, filled or ringed in
+# the line's colour: required; a small chevron on the other end is its head), "ends" (both
+# ends may carry a circle or diamond), "middle" (a dot on the centre cell), "" (nothing); and
+# what a line that closes a loop or comes back to a cell means: "pairs" (a rule on adjacent
+# cells: each step of the walk), "windows" (on runs of three: each run along the walk, around a
+# loop too), "set" (on the line's cells as a set), "" (refused: the type's reading of such a
+# line is not settled, e.g. the segments of a region sum loop).
 LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "thermometer": ("thermometer", "bulb", ""),
     "slowthermometer": ("slowthermometer", "bulb", ""),
@@ -39,12 +41,14 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "between": ("betweenline", "ends", ""),
     "doublearrow": ("doublearrow", "ends", ""),
     "lockout": ("lockout", "ends", ""),
+    "arrow": ("arrow", "circle", ""),
 }
 # Types whose pictures may be read one by one even where two of a style meet at a cell (one
 # line drawn in pieces, or two crossing): whispers hold on each step of either, a nabner or
-# entropic piece says no more than the joined line, and a thermometer's branches each run from
-# the bulb. Other types are refused there: a renban piece need not be consecutive, a region sum
-# piece has other segments, so reading pieces apart could give a wrong answer.
+# entropic piece says no more than the joined line, and a thermometer's or arrow's branches each
+# run from its bulb (each arrow sums to its circle). Other types are refused there: a renban
+# piece need not be consecutive, a region sum piece has other segments, so reading pieces apart
+# could give a wrong answer.
 READ_APART = {
     "whispers",
     "dutchwhispers",
@@ -53,6 +57,7 @@ READ_APART = {
     "modularline",
     "thermometer",
     "slowthermometer",
+    "arrow",
 }
 # The least difference of adjacent digits, where the type fixes it (German whispers take
 # f-puzzles' default for the size: 5 on 9x9, 3 on 6x6).

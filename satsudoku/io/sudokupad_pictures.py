@@ -397,30 +397,26 @@ class _Reader:
         }
         bulbs: set[Any] = set()  # bulb centres claimed (several lines may leave one bulb)
         drawn: dict[tuple[LineType, tuple[int, int]], Picture] = {}  # cells of whole-line types
+        arrows = [t for t in types if LINE_TYPES[t.kind][1] == "circle"]
+        heads = self.index("lines", {}, partial(_head_tip, arrows)) if arrows else {}
+        chevrons = {index for found in heads.values() for index in found}
         for index in list(self.left["lines"]):
             line = self.pictures["lines"][index]
             kind = next((t for t in types if t.matches(line)), None)
-            if kind is None:
+            if kind is None or index in chevrons or index not in self.left["lines"]:
                 continue
             cells = self.typed_cells(line, kind)
             points = [_point_key(p) for p in line["wayPoints"]]
             colour = rgba(str(line.get("color")))
             key, mark, walk = LINE_TYPES[kind.kind]
-            if mark == "bulb":
-                at = [end for end in (points[0], points[-1]) if end in bulbs]
-                at = at or [
-                    end
-                    for end in (points[0], points[-1])
-                    if self.mark(marks, end, colour, bulb=True)
-                ]
-                if len(at) != 1:
-                    raise PuzzleError(
-                        f"SudokuPad: {_describe('lines', line, self.size)}: --line {kind.spec} "
-                        f"needs a round bulb of its colour at exactly one end, found at {len(at)}"
-                    )
-                bulbs.add(at[0])
-                if at[0] != points[0]:
+            if mark in ("bulb", "circle"):
+                start = self.bulb_end(marks, bulbs, line, kind, rim=mark == "circle")
+                if start != points[0]:
                     cells.reverse()
+                if mark == "circle":  # an arrow: its head on the other end goes with it
+                    self.claim(
+                        "lines", heads.get(points[-1] if start == points[0] else points[0], [])
+                    )
             elif mark == "ends":
                 for end in (points[0], points[-1]):
                     self.mark(marks, end, colour)
@@ -436,11 +432,38 @@ class _Reader:
                     "cannot read it"
                 )
             entry: dict[str, Any] = {"lines": [[_name(r, c) for r, c in part] for part in lines]}
+            if key == "arrow":
+                entry["cells"] = [_name(*cells[0])]
             if kind.kind in WHISPER_DIFFERENCE:
                 entry["value"] = str(WHISPER_DIFFERENCE[kind.kind])
             out.setdefault(key, []).append(entry)
             del self.left["lines"][index]
         return out
+
+    def bulb_end(
+        self,
+        marks: dict[str, dict[Any, list[int]]],
+        bulbs: set[Any],
+        line: Picture,
+        kind: LineType,
+        *,
+        rim: bool,
+    ) -> Any:
+        """The end of a thermometer or arrow holding its bulb (claimed, or shared with a line
+        read before); refused unless exactly one end has one."""
+        points = [_point_key(p) for p in line["wayPoints"]]
+        colour = rgba(str(line.get("color")))
+        ends = (points[0], points[-1])
+        at = [end for end in ends if end in bulbs]
+        at = at or [end for end in ends if self.mark(marks, end, colour, bulb=True, rim=rim)]
+        if len(at) != 1:
+            what = "a round bulb of its colour" if not rim else "a circle of its colour"
+            raise PuzzleError(
+                f"SudokuPad: {_describe('lines', line, self.size)}: --line {kind.spec} "
+                f"needs {what} at exactly one end, found at {len(at)}"
+            )
+        bulbs.add(at[0])
+        return at[0]
 
     def separate(
         self,
@@ -511,15 +534,16 @@ class _Reader:
         colour: str | None,
         *,
         bulb: bool = False,
+        rim: bool = True,
     ) -> bool:
-        """Claim a decoration of the line's colour (fill, or rim unless a bulb) centred at
-        `at`, with no text; True if one was there."""
+        """Claim a decoration of the line's colour (fill, or rim unless a thermometer's bulb:
+        `rim` False), round if a bulb, centred at `at`, with no text; True if one was there."""
         for key in ("underlays", "overlays"):
             for index in marks[key].get(at, []):
                 picture = self.pictures[key][index]
                 fill = rgba(str(picture.get("backgroundColor")))
-                rim = rgba(str(picture.get("borderColor")))
-                ours = (fill, *(() if bulb else (rim,)))
+                edge = rgba(str(picture.get("borderColor")))
+                ours = (fill, *((edge,) if rim else ()))
                 if (
                     index in self.left[key]
                     and colour is not None
@@ -911,6 +935,25 @@ def _invisible(picture: Picture) -> bool:
         and all(picture.get(key) in (None, "", "none") for key in ("borderColor", "text", "color"))
         and picture.get("stroke") in (None, "none")
     )
+
+
+def _head_tip(arrows: list[LineType], line: Picture) -> list[Any]:
+    """Where an arrowhead drawn as its own line points: a chevron of three points in a typed
+    arrow style, its middle on a cell centre and its ends within half a cell of it, off the
+    centres; [] for any other line."""
+    points = line.get("wayPoints")
+    if not any(kind.matches(line) for kind in arrows) or not isinstance(points, list):
+        return []
+    if len(points) != 3 or not _is_centre(points[1]):
+        return []
+    tip = _point(points[1])
+    ends = [_point(points[0]), _point(points[2])]
+    if tip is None or None in ends or any(_is_centre(points[i]) for i in (0, 2)):
+        return []
+    near = all(
+        end is not None and 0 < math.hypot(end[0] - tip[0], end[1] - tip[1]) <= 0.5 for end in ends
+    )
+    return [_point_key(points[1])] if near else []
 
 
 def _point_key(value: Any) -> Any:
