@@ -214,7 +214,8 @@ def dot(centre: list[float], colour: str, size: float = 0.8, **more: Any) -> dic
 
 def test_a_thermometer_bulb_at_either_end_gives_the_direction() -> None:
     """The bulb (round, the line's colour) at the last point turns the line round; one bulb
-    may start several lines; a line with no bulb, or one at each end, is refused."""
+    may start several lines; a line with no bulb, or one at each end (its own or another
+    thermometer's), is refused."""
     grey = "#aaaaaa"
     bulb = dot([0.5, 0.5], grey, rounded=True)
     pad = editor_pad(
@@ -242,6 +243,11 @@ def test_a_thermometer_bulb_at_either_end_gives_the_direction() -> None:
     )
     with pytest.raises(PuzzleError, match="found at 2"):
         fpuzzles_data(two, lines("aaa=thermometer"))
+    into = [line([[3.5, 1.5], [1.5, 1.5]], grey), line([[3.5, 3.5], [3.5, 1.5]], grey)]
+    bulbs = [dot([3.5, 1.5], grey, rounded=True), dot([3.5, 3.5], grey, rounded=True)]
+    for order in (into, into[::-1]):  # a tip on another's bulb: which end is its own?
+        with pytest.raises(PuzzleError, match=r"r4c4 r4c2: --line AAAAAA=thermometer needs"):
+            fpuzzles_data(editor_pad(4, lines=order, underlays=bulbs), lines("aaaaaa=thermometer"))
 
 
 def test_an_arrow_takes_its_circle_and_its_head() -> None:

@@ -454,14 +454,21 @@ class _Reader:
         points = [_point_key(p) for p in line["wayPoints"]]
         colour = rgba(str(line.get("color")))
         ends = (points[0], points[-1])
-        at = [end for end in ends if end in bulbs]
-        at = at or [end for end in ends if self.mark(marks, end, colour, bulb=True, rim=rim)]
-        if len(at) != 1:
+        # An end on a bulb read before counts too: a thermometer whose tip runs into another's
+        # bulb has one at each end, and which is its own is not for satsudoku to guess.
+        at = [
+            end
+            for end in ends
+            if end in bulbs or self.mark(marks, end, colour, bulb=True, rim=rim, claim=False)
+        ]
+        if len(at) != 1 or ends[0] == ends[1]:
             what = "a round bulb of its colour" if not rim else "a circle of its colour"
             raise PuzzleError(
                 f"SudokuPad: {_describe('lines', line, self.size)}: --line {kind.spec} "
                 f"needs {what} at exactly one end, found at {len(at)}"
             )
+        if at[0] not in bulbs:
+            self.mark(marks, at[0], colour, bulb=True, rim=rim)
         bulbs.add(at[0])
         return at[0]
 
@@ -535,9 +542,11 @@ class _Reader:
         *,
         bulb: bool = False,
         rim: bool = True,
+        claim: bool = True,
     ) -> bool:
-        """Claim a decoration of the line's colour (fill, or rim unless a thermometer's bulb:
-        `rim` False), round if a bulb, centred at `at`, with no text; True if one was there."""
+        """Claim (unless `claim` is False) a decoration of the line's colour (fill, or rim
+        unless a thermometer's bulb: `rim` False), round if a bulb, centred at `at`, with no
+        text; True if one was there."""
         for key in ("underlays", "overlays"):
             for index in marks[key].get(at, []):
                 picture = self.pictures[key][index]
@@ -551,7 +560,8 @@ class _Reader:
                     and not str(picture.get("text", "")).strip()
                     and (picture.get("rounded") or not bulb)
                 ):
-                    del self.left[key][index]
+                    if claim:
+                        del self.left[key][index]
                     return True
         return False
 
