@@ -96,6 +96,8 @@ def check_symbols(symbols: str) -> str:
     for index, symbol in enumerate(symbols):
         if symbol.isspace():
             raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is whitespace")
+        if symbol == ".":  # else an empty grid of dots reads as all one digit: 'unsatisfiable'
+            raise PuzzleError(f"symbols {symbols!r}: '.' is the blank, it cannot be a digit too")
         if symbol in symbols[:index]:
             raise PuzzleError(
                 f"symbols {symbols!r}: {symbol!r} appears twice, so two digits would look alike"

@@ -253,7 +253,10 @@ def test_cli_json_certificates_and_errors(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "regions.txt: regions: row 4 has 3 labels" in err
     assert main(["generate", "--regions", "/dev/zero"]) == 1
-    assert "/dev/zero: larger than 64 KiB" in capsys.readouterr().err
+    assert "/dev/zero: is a device, not a puzzle file" in capsys.readouterr().err
+    regions.write_bytes(b"1" * 70_000)
+    assert main(["generate", "--regions", str(regions)]) == 1
+    assert "regions.txt: larger than 64 KiB" in capsys.readouterr().err
     assert main(["generate", "--rule", "killer", "--givens", "0", "--timeout", "0.001"]) == 2
     assert "puzzle 1: none made within --timeout 0.001 s" in capsys.readouterr().err
     assert main(["generate", "--jigsaw", "9", "--regions", str(regions)]) == 2

@@ -1,18 +1,24 @@
 """Holes found by the attacker sweep of 2026-11-27 (brief h51), each with the hostile input that
-opened it: cell names of 5,000 digits, titles that break a line of output or an SVG, and
-`bench`'s own files (--out/--plot through a symlink, --sample on a line without end, --resume of
-a damaged or hostile rows file). Each fails in one line, exit 1, and writes nothing it should not.
+opened it: cell names of 5,000 digits, titles that break a line of output or an SVG, `bench`'s
+own files (--out/--plot through a symlink, --sample on a line without end, --resume of a damaged
+or hostile rows file), an alphabet holding the blank, `generate --regions` on a pipe. Each fails
+in one line with a non-zero exit, and writes nothing it should not.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import threading
+import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
 
 from satsudoku.cli import main
+from satsudoku.commands import generate as generate_command
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import regular_shape
 from satsudoku.render.svg import xml_text
@@ -169,3 +175,43 @@ def test_bench_resume_skips_meta_records_that_are_not_objects(
     out.write_text("# meta [1]\n# meta " + "[" * 100_000 + "\n")
     assert _bench(tmp_path, "--out", str(out), "--resume") == 0
     assert out.read_text().count("\np.txt,0,bitmask,unique,") == 1
+
+
+def test_an_alphabet_holding_the_blank_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # '.' was a digit and the blank at once: an empty grid read as all 1s, 'unsatisfiable'.
+    path = tmp_path / "empty.txt"
+    path.write_text("." * 81 + "\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["count", str(path), "--symbols", ".12345678"])
+    assert stop.value.code == 2
+    assert "'.' is the blank, it cannot be a digit too" in capsys.readouterr().err
+    document = tmp_path / "d.json"
+    document.write_text(json.dumps({"size": 9, "symbols": ".12345678", "givens": "." * 81}))
+    assert main(["count", str(document)]) == 1
+    assert "'.' is the blank" in _one_line_error(capsys)
+
+
+def test_generate_regions_opens_its_file_as_puzzle_files_are_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A named pipe without a writer was waited on in silence; a directory said only 'Is a
+    # directory'.
+    assert main(["generate", "--regions", str(tmp_path)]) == 1
+    assert _one_line_error(capsys).endswith(f"{tmp_path}: is a directory, not a puzzle file\n")
+    pipe = tmp_path / "regions"
+    os.mkfifo(pipe)
+
+    def write_later() -> None:
+        time.sleep(0.1)
+        pipe.write_text("aabb\naabb\nccdd\nccdd\n")
+
+    writer = threading.Thread(target=write_later)
+    writer.start()
+    try:  # the regions alone: generating a puzzle costs its imports, a second here
+        shape = generate_command._shape(argparse.Namespace(jigsaw=None, regions=str(pipe)))
+    finally:
+        writer.join()
+    assert f"{pipe}: waiting for a writer on this named pipe" in capsys.readouterr().err
+    assert shape.size == 4 and ((2, 2), (2, 3), (3, 2), (3, 3)) in set(shape.regions())

@@ -24,6 +24,7 @@ from satsudoku.deadline import OutOfTime
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import MAX_SIZE, Shape, regular_shape
 from satsudoku.io import format_line, puzzle_document
+from satsudoku.io.source import open_input
 from satsudoku.rules import Rule, make_rule
 from satsudoku.tools.clues import READERS
 from satsudoku.tools.generate import SYMMETRIES, Generated, Request, generate
@@ -185,8 +186,9 @@ def _shape(args: argparse.Namespace) -> Shape:
             raise SatsudokuError(f"--box {rows}x{cols}: boards above {MAX_SIZE}x{MAX_SIZE} refused")
         return regular_shape(rows, cols)
     path = Path(args.regions)
-    with path.open("rb") as handle:  # read bounded: a device or a huge file reports no size
-        data = handle.read(_REGIONS_LIMIT + 1)
+    # As a puzzle file is opened: a device or directory refused, a pipe without writer announced.
+    with open_input(args.regions, args.regions, say_on_stderr) as handle:
+        data = handle.read(_REGIONS_LIMIT + 1)  # read bounded: a huge file reports no size
     if len(data) > _REGIONS_LIMIT:
         raise PuzzleError(f"{path}: larger than 64 KiB, too large for a region file")
     try:
