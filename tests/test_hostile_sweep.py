@@ -215,3 +215,25 @@ def test_generate_regions_opens_its_file_as_puzzle_files_are_opened(
         writer.join()
     assert f"{pipe}: waiting for a writer on this named pipe" in capsys.readouterr().err
     assert shape.size == 4 and ((2, 2), (2, 3), (3, 2), (3, 3)) in set(shape.regions())
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (
+            f'{{"size": 9, "givens": "{GIVENS}", "rules": [{{"type": "odd", "cells": ["r1c1"]}}], '
+            '"rules": []}',
+            "rules",
+        ),
+        ('{"size": 9, "rules": [{"type": "killer", "type": "diagonal"}]}', "type"),
+        ('{"size": 9, "grid": [], "size": 4}', "size"),
+    ],
+)
+def test_a_json_key_given_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, key: str
+) -> None:
+    # json.loads kept the last: the odd cell of the first 'rules' was dropped in silence.
+    path = tmp_path / "d.json"
+    path.write_text(text)
+    assert main(["solve", str(path)]) == 1
+    assert f"JSON: key '{key}' appears twice in one object; keep one" in _one_line_error(capsys)

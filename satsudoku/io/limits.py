@@ -73,7 +73,12 @@ def load_json(text: str, where: str) -> Any:
     check_document_size(text, "JSON", where)
     _check_shape(text, _JSON_STRING, where, "JSON")
     try:
-        return json.loads(text, parse_int=_bounded_int(where), parse_constant=_no_constant(where))
+        return json.loads(
+            text,
+            parse_int=_bounded_int(where),
+            parse_constant=_no_constant(where),
+            object_pairs_hook=_unique_keys(where),
+        )
     except json.JSONDecodeError as exc:
         raise PuzzleError(
             f"invalid JSON: {exc.msg}", source=where, line=exc.lineno, column=exc.colno
@@ -148,6 +153,27 @@ def _bounded_int(where: str) -> Any:
         return int(digits)
 
     return parse
+
+
+def _unique_keys(where: str) -> Any:
+    """Objects whose keys are all different: json.loads keeps the last of two equal keys, so
+    `{"rules": [...], "rules": []}` would solve another puzzle than the one a reader sees
+    first, in silence (TOML refuses a repeated key itself)."""
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        built = dict(pairs)
+        if len(built) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise PuzzleError(
+                        f"JSON: key {key[:60]!r} appears twice in one object; keep one",
+                        source=where,
+                    )
+                seen.add(key)
+        return built
+
+    return build
 
 
 def _no_constant(where: str) -> Any:
