@@ -180,8 +180,9 @@ def fpuzzles_reading(
     data: dict[str, Any] = {"size": size, "grid": grid}
     data.update(_metadata(pad, pictures["cages"], size))
     rules_text = f"{data.get('title', '')}\n{data.get('ruleset', '')}"
+    regions = {(r, c): cell["region"] for r, row in enumerate(grid) for c, cell in enumerate(row)}
     constraints, drawings, first = read_pictures(
-        size, pictures, pad.get("global"), rules_text, options
+        size, pictures, pad.get("global"), rules_text, options, regions
     )
     for key, value in constraints.items():
         if isinstance(value, list) and isinstance(data.get(key), list):

@@ -12,6 +12,7 @@ circles of a between line, a zipper's centre dot), so those are not left over as
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +25,8 @@ Cell = tuple[int, int]
 # ends may carry a circle or diamond), "middle" (a dot on the centre cell), "" (nothing); and
 # what a line that closes a loop or comes back to a cell means: "pairs" (a rule on adjacent
 # cells: each step of the walk), "windows" (on runs of three: each run along the walk, around a
-# loop too), "set" (on the line's cells as a set), "" (refused: the type's reading of such a
-# line is not settled, e.g. the segments of a region sum loop).
+# loop too), "set" (on the line's cells as a set), "segments" (on its runs within one region: a
+# loop is read from a region border round to it, so its runs are the loop's), "" (refused).
 LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "thermometer": ("thermometer", "bulb", ""),
     "slowthermometer": ("slowthermometer", "bulb", ""),
@@ -35,7 +36,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "entropicline": ("entropicline", "", "windows"),
     "modularline": ("modularline", "", "windows"),
     "nabner": ("nabner", "", "set"),
-    "regionsumline": ("regionsumline", "", ""),
+    "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),
     "zipperline": ("zipperline", "middle", ""),
     "between": ("betweenline", "ends", ""),
@@ -110,12 +111,19 @@ def parse_line_type(text: str) -> LineType:
     return LineType(colour, float(width) if width else None, kind)
 
 
-def walk_lines(cells: list[Cell], walk: str) -> list[list[Cell]] | None:
+def walk_lines(
+    cells: list[Cell], walk: str, region: Callable[[Cell], Any] | None = None
+) -> list[list[Cell]] | None:
     """The lines a walk over cells amounts to for a type: itself when it visits each cell once;
-    a loop or a return to a cell read as `walk` says (LINE_TYPES); None when it cannot be."""
+    a loop or a return to a cell read as `walk` says (LINE_TYPES; `region` gives a cell's
+    region, for "segments"); None when it cannot be."""
     if len(set(cells)) == len(cells):
         return [cells]
     closed = cells[0] == cells[-1] and len(set(cells)) == len(cells) - 1
+    if walk == "segments" and closed and region is not None:
+        loop = cells[:-1]
+        cut = next((i for i in range(len(loop)) if region(loop[i - 1]) != region(loop[i])), 0)
+        return [loop[cut:] + loop[:cut]]  # from a border round to it: the loop's own runs
     if walk == "set":
         return [list(dict.fromkeys(cells))]
     if walk == "pairs":

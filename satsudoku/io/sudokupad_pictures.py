@@ -195,6 +195,7 @@ def read_pictures(
     flags: Any,
     rules_text: str = "",
     typed: ReadOptions | None = None,
+    regions: Mapping[tuple[int, int], Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, int], tuple[str, str]]:
     """The f-puzzles keys the pictures and global flags amount to, the pictures left unread
     per SudokuPad key (the drawings), and the first of those described for a message, with
@@ -202,10 +203,10 @@ def read_pictures(
     and cells the user typed (`typed`: --line, --cell) are read first: the user's word wins
     over an editor's style; with --unique-cages a cage without a total is a killer cage.
     Where the rules text twists a constraint's usual meaning (slow thermometers, arrows that
-    subtract), its pictures stay drawings."""
+    subtract), its pictures stay drawings. `regions`: each cell's region (region sum loops)."""
     twisted = {name for name, pattern in _TWISTS.items() if pattern.search(rules_text)}
     typed = typed or ReadOptions()
-    reader = _Reader(size, pictures, twisted, unique_cages=typed.unique_cages)
+    reader = _Reader(size, pictures, twisted, unique_cages=typed.unique_cages, regions=regions)
     data: dict[str, Any] = {}
     for read in (
         partial(reader.typed, typed.lines),
@@ -355,8 +356,10 @@ class _Reader:
         twisted: set[str] | None = None,
         *,
         unique_cages: bool = False,
+        regions: Mapping[tuple[int, int], Any] | None = None,
     ) -> None:
         self.size = size
+        self.regions = regions
         self.unique_cages = unique_cages  # --unique-cages: a cage without a total is a killer
         self.pictures = pictures
         self.twisted = twisted or set()  # constraints the rules text gives another meaning
@@ -424,7 +427,7 @@ class _Reader:
                 self.mark(marks, _centre_key(cells[len(cells) // 2]), colour)
             if kind.kind not in READ_APART:
                 self.separate(drawn, kind, line, cells)
-            lines = walk_lines(cells, walk)
+            lines = walk_lines(cells, walk, self.regions.get if self.regions else None)
             if lines is None:
                 raise PuzzleError(
                     f"SudokuPad: {_describe('lines', line, self.size)} closes a loop or comes "
