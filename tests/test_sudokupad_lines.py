@@ -343,6 +343,24 @@ def test_end_and_centre_decorations_go_with_their_line() -> None:
         fpuzzles_data(editor_pad(5, lines=[line([[1.5, 1.5], [1.5, 1.5]])]), lines("f067f0=renban"))
 
 
+def test_the_refusal_names_the_option_only_where_it_can_read_the_drawing() -> None:
+    """A hex-coloured line gets --line, a shape in a cell --cell, a cage without a total
+    --unique-cages; a line coloured by name, or text, gets --ignore-drawings alone."""
+    cases = [
+        ({"lines": [line([[0.5, 0.5], [0.5, 1.5]], "#f067f0")]}, "add --line F067F0=TYPE"),
+        ({"lines": [line([[0.5, 0.5], [0.5, 1.5]], "purple")]}, "(first: line purple"),
+        ({"underlays": [dot([1.5, 1.5], "#d4da31", 0.7)]}, "add --cell D4DA31=TYPE (odd, even)"),
+        ({"cages": [{"cells": [[0, 0], [0, 1]], "unique": True}]}, "add --unique-cages, else"),
+        ({"overlays": [{"center": [1.5, 1.5], "text": "A", "color": "#000"}]}, "; add --ign"),
+    ]
+    for pictures, message in cases:
+        with pytest.raises(PuzzleError) as info:
+            read_text(json.dumps(editor_pad(4, **pictures)))
+        assert message in info.value.message and info.value.message.count("\n") == 0
+    with pytest.raises(PuzzleError, match=r"line purple \(thickness 10\) through r1c1 r1c2\); add"):
+        read_text(json.dumps(editor_pad(4, lines=cases[1][0]["lines"])))
+
+
 def test_a_transparent_box_draws_nothing() -> None:
     """SudokuPad's board-position underlay (fill #FFFFFF00, no rim or text) is no drawing."""
     box = {

@@ -992,6 +992,8 @@ def _option(key: str, picture: Picture) -> str:
     """The option that could say what a drawing is: --line for a line, --cell for a filled
     shape within a cell, --unique-cages for a shown cage without a total; '' for the rest."""
     if key == "lines":
+        if rgba(str(picture.get("color"))) is None:
+            return ""  # a colour --line cannot name (not hex)
         colour = option_colour(picture.get("color"))
         return f"--line {colour}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
     if key == "cages" and _blank_killer(picture):
