@@ -614,6 +614,9 @@ def check_writable(path: str, flag: str) -> None:
         raise PuzzleError(f"{flag} {path}: is a symbolic link (name its target)")
     if target.is_dir():
         raise PuzzleError(f"{flag} {path}: is a directory")
+    if flag == "--out" and target.exists() and not target.is_file():
+        # Rows are appended and read back by --resume: a pipe would hang here, unread.
+        raise PuzzleError(f"{flag} {path}: not a regular file")
     if not parent.is_dir():
         raise PuzzleError(f"{flag} {path}: directory {parent} does not exist")
     try:

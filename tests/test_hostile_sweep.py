@@ -114,6 +114,14 @@ def test_bench_out_and_plot_refuse_a_symlink(
     assert victim.read_text() == "victim\n"
 
 
+def test_bench_out_refuses_a_named_pipe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A pipe planted at the rows file's name made bench wait for a reader, in silence.
+    pipe = tmp_path / "rows.csv"
+    os.mkfifo(pipe)
+    assert _bench(tmp_path, "--out", str(pipe)) == 1
+    assert _one_line_error(capsys).endswith(f"--out {pipe}: not a regular file\n")
+
+
 def test_bench_sample_reads_a_line_without_end_bounded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
