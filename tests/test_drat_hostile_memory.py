@@ -1,14 +1,18 @@
 """Hostile DRAT proofs and the checker's memory: what a line costs must not grow with tricks.
 
-A deletion's literals are never used (the checker keeps every clause), so every deletion step
-shares one object; the checker never copies or renames the lists it is given, so a proof of
-short lemmas costs no second copy of each and the caller's steps stay as they were read.
-Time: checking can be quadratic in a proof's size, so verify-certificate takes --timeout.
+Proof steps and the checker's clauses live in flat arrays of C ints, so a proof of millions of
+short lemmas costs tens of bytes a lemma (a list per lemma cost ~310 bytes for a 4-byte '1 0'
+line: 5 GB within the 64 MiB a certificate may hold). A deletion's literals are never used
+(the checker keeps every clause), so they are not kept. Repeated unit lemmas are propagated
+once, and units on variables no longer clause mentions are kept aside, so neither makes every
+check walk them all. Time: checking can be quadratic in a proof's size, so verify-certificate
+takes --timeout.
 """
 
 from __future__ import annotations
 
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -23,13 +27,63 @@ from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable
 
 
-def test_deletions_share_one_step_and_the_proof_still_checks() -> None:
+def test_deletions_keep_no_literals_and_the_proof_still_checks() -> None:
     steps = parse_drat(b"d 1 2 0\n" * 20_000 + b"2 0\n0\n")
-    deletions = steps[:-2]
-    assert len(deletions) == 20_000
-    assert len({id(step) for step in deletions}) == 1 and deletions[0] == (True, [])
+    assert len(steps) == 20_002 and steps.deletions == 20_000 and len(steps.literals) == 1
+    assert len(steps.is_deletion) == 20_002 and steps.lemma_count == 2
+    assert steps[0] == (True, []) and steps[-2] == (False, [2])
     verdict = check_drat(XOR2, steps)
     assert verdict.ok and verdict.deletions == 20_000 and verdict.lemmas == 2
+
+
+_LINES = 4_000
+_HOSTILE = {  # what a stranger can repeat, and the bytes a lemma may cost (the lists: 310-1150)
+    "one unit": (b"1 0\n" * _LINES, 80),
+    "fresh units": (b"".join(b"-%d 0\n" % (10**6 + i) for i in range(_LINES)), 400),
+    "binaries": (
+        b"".join(b"%d %d 0\n" % (1 + i % 300, 301 + i // 300) for i in range(_LINES)),
+        160,
+    ),
+    "ternaries": (
+        b"".join(
+            b"%d %d -%d 0\n" % (1 + i % 300, 301 + i // 300, 2 + i % 7) for i in range(_LINES)
+        ),
+        160,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "one unit",  # the others take ~0.8 s under tracemalloc
+        *(
+            pytest.param(kind, marks=pytest.mark.slow)
+            for kind in sorted(_HOSTILE)
+            if kind != "one unit"
+        ),
+    ],
+)
+def test_a_proof_of_many_short_lemmas_costs_tens_of_bytes_a_lemma(kind: str) -> None:
+    text, most = _HOSTILE[kind]
+    tracemalloc.start()
+    verdict = check_drat(XOR2, parse_drat(text + b"2 0\n0\n"))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert verdict.ok and verdict.lemmas == _LINES + 2, verdict
+    assert peak < most * _LINES, (kind, peak / _LINES)
+
+
+def test_unit_lemmas_on_lone_variables_still_meet_their_opposites() -> None:
+    # Units on a variable no longer clause holds are kept aside: a lemma holding the literal
+    # is subsumed by the unit, the opposite unit clashes with it, and neither is forgotten.
+    assert check_drat(XOR2, parse_drat("7 0\n7 -1 0\n2 0\n0\n")).ok
+    refused = check_drat([[1, 2]], parse_drat("7 0\n-7 0\n0\n"))  # satisfiable
+    assert not refused.ok and refused.message == "lemma 2 (-7 0) is neither RUP nor RAT"
+    clash = check_drat([[1, 2]], [(False, [7]), (False, [-7]), (False, [])])
+    assert not clash.ok  # -7 is not RAT on the unit 7 (their resolvent is empty, not RUP)
+    # Formula units on such variables clash at base: refuted by unit propagation alone.
+    assert check_drat([[5], [-5], [1, 2]], []).message.endswith("unit propagation alone")
 
 
 def test_checking_leaves_the_callers_lemmas_as_read() -> None:

@@ -63,6 +63,40 @@ def test_no_refutation_of_a_satisfiable_formula_is_accepted() -> None:
     assert accepted > 150 and with_model > 150
 
 
+def with_units(seed: int) -> tuple[int, list[Clause], list[tuple[bool, Clause]]]:
+    """`random_case` with unit lemmas mixed in: repeated ones, ones on variables no other clause
+    holds (the checker keeps those aside) and clauses repeating a literal."""
+    variables, formula, steps = random_case(seed)
+    rng = random.Random(-seed)
+    lone = [variables + 50 + k for k in range(3)]  # never in a longer clause
+    for _ in range(rng.randint(1, 8)):
+        where = rng.randint(0, len(steps) - 1)  # before the closing empty clause
+        roll = rng.random()
+        if roll < 0.4:
+            var = rng.choice(lone)
+            unit = [[var if rng.random() < 0.5 else -var]] * rng.randint(1, 3)
+        elif roll < 0.7:
+            var = rng.randint(1, variables)
+            unit = [[var if rng.random() < 0.5 else -var]] * rng.randint(1, 3)
+        else:
+            clause = random_clause(rng, variables, rng.randint(1, 3))
+            unit = [[clause[0], *clause]]
+        steps[where:where] = [(False, list(c)) for c in unit]
+    return variables, formula, steps
+
+
+def test_unit_lemmas_repeated_or_on_lone_variables_refute_no_satisfiable_formula() -> None:
+    accepted = with_model = 0
+    for seed in range(400):
+        variables, formula, steps = with_units(seed)
+        verdict = check_drat(formula, steps)
+        has_model = satisfiable(variables, formula)
+        assert not (verdict.ok and has_model), (seed, formula, steps)
+        accepted += verdict.ok
+        with_model += has_model
+    assert accepted > 100 and with_model > 100, (accepted, with_model)
+
+
 def test_a_variable_redefined_after_its_deletion_is_not_fresh() -> None:
     """x := a, its definition deleted, then x := not a: a strict DRAT checker accepts the second
     definition (x is fresh again). This checker keeps deleted clauses as partners, so it must

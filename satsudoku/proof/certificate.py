@@ -28,7 +28,13 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
-from satsudoku.proof.drat import ProofFormatError, check_drat, parse_dimacs, parse_drat
+from satsudoku.proof.drat import (
+    DratProof,
+    ProofFormatError,
+    check_drat,
+    parse_dimacs,
+    parse_drat,
+)
 from satsudoku.proof.files import (
     CERTIFICATE_FILES,
     clear,
@@ -368,10 +374,10 @@ def _manifest_mismatch(
     puzzle: Puzzle,
     rules: CnfFormula,
     clauses: list[Clause],
-    steps: list[tuple[bool, Clause]],
+    steps: DratProof,
 ) -> str | None:
     """The first manifest field that contradicts the files or the puzzle, if any."""
-    lemmas = sum(1 for deletion, _ in steps if not deletion)
+    lemmas = steps.lemma_count
     expected: dict[str, Any] = {
         "shape": puzzle.shape.describe(),
         "rules": puzzle.rule_names(),

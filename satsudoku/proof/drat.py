@@ -9,8 +9,10 @@ Glucose-style proofs that delete reason clauses at level 0 pose no problem.
 from __future__ import annotations
 
 import io
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from satsudoku.deadline import check
 from satsudoku.errors import PuzzleError
@@ -136,16 +138,85 @@ def _beyond(lineno: int) -> ProofFormatError:
     )
 
 
-# Every deletion step: its literals are checked, then dropped, since the checker never uses
-# them. A proof of 'd 1 0' lines held each as its own tuple and list, ~85 bytes of memory per
-# 6-byte line (verify-certificate on 16 MiB of them: 509 MB peak); shared, 8 bytes a line.
+# A deletion's literals are checked, then dropped: the checker never uses them (it keeps every
+# clause), so every deletion step reads back as this one shared object.
 _DELETION: tuple[bool, Clause] = (True, [])
 
 
-def parse_drat(text: str | bytes) -> list[tuple[bool, Clause]]:
-    """The steps of a textual DRAT proof: (is_deletion, clause), in order; a deletion's clause
-    is read and checked but comes back empty (the checker keeps every clause)."""
-    steps: list[tuple[bool, Clause]] = []
+class DratProof(Sequence[tuple[bool, Clause]]):
+    """The steps of a DRAT proof, (is_deletion, clause) in order, held flat.
+
+    Every lemma's literals sit in one array of C ints: a lemma costs 9 bytes plus 4 a literal,
+    a deletion 1 byte. A list per step cost ~310 bytes for a 4-byte '1 0' line: 5 GB for the
+    64 MiB proof a certificate may hold, from a stranger who only had to repeat one line.
+    """
+
+    def __init__(self) -> None:
+        self.literals: array[int] = array("i")
+        self.ends: array[int] = array("q")  # where lemma k's literals end in `literals`
+        self.is_deletion = bytearray()  # one byte a step
+        self.deletions = 0
+
+    @classmethod
+    def of(cls, steps: Iterable[tuple[bool, Sequence[int]]]) -> DratProof:
+        proof = cls()
+        for deletion, clause in steps:
+            proof.add(clause, deletion)
+        return proof
+
+    def add(self, clause: Iterable[int], deletion: bool = False) -> None:
+        if deletion:
+            self.deletions += 1
+        else:
+            self.literals.extend(clause)
+            self.ends.append(len(self.literals))
+        self.is_deletion.append(deletion)
+
+    @property
+    def lemma_count(self) -> int:
+        return len(self.ends)
+
+    def __len__(self) -> int:
+        return len(self.is_deletion)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[bool, Clause]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[bool, Clause]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[bool, Clause] | list[tuple[bool, Clause]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("proof step out of range")
+        if self.is_deletion[index]:
+            return _DELETION
+        return False, self.lemma(self.is_deletion.count(0, 0, index))  # lemmas before it
+
+    def __iter__(self) -> Iterator[tuple[bool, Clause]]:
+        lemmas = self.lemmas()
+        for deletion in self.is_deletion:
+            yield _DELETION if deletion else (False, next(lemmas).tolist())
+
+    def lemmas(self) -> Iterator[array[int]]:
+        """Each lemma's literals, in proof order (a short-lived slice each)."""
+        begin = 0
+        for end in self.ends:
+            yield self.literals[begin:end]
+            begin = end
+
+    def lemma(self, k: int) -> Clause:
+        """Lemma k (from 0) as the proof wrote it."""
+        return self.literals[self.ends[k - 1] if k else 0 : self.ends[k]].tolist()
+
+
+def parse_drat(text: str | bytes) -> DratProof:
+    """The steps of a textual DRAT proof; a deletion's clause is read and checked but comes
+    back empty (the checker keeps every clause)."""
+    proof = DratProof()
     for lineno, stripped in _lines(text):
         if stripped.startswith(b"c"):
             continue
@@ -159,95 +230,142 @@ def parse_drat(text: str | bytes) -> list[tuple[bool, Clause]]:
             raise _beyond(lineno)
         if lits[-1] != 0 or 0 in lits[:-1]:
             raise ProofFormatError(f"line {lineno}: a DRAT step must end with a single 0")
-        if deletion:
-            steps.append(_DELETION)
-            continue
         lits.pop()
-        steps.append((False, lits))
-    return steps
+        proof.add(lits, deletion)
+    return proof
+
+
+_NONE = 2**62  # "no clause" in the arrays of clause ids below (every real id is smaller)
 
 
 class _Checker:
     """Unit propagation over formula + lemmas, where only clauses with id < limit are active.
 
-    The formula's own unit consequences (the 'base' assignment, givens and all they imply) are
-    computed once; every clause is then simplified by it, so each check starts from base.
+    Clause c's literals are `orig[start[c]:start[c + 1]]` as written (first one: the RAT
+    pivot), and `work[start[c]:start[c] + wlen[c]]` simplified and reordered by propagation
+    (wlen -1: satisfied). Flat arrays throughout: a hostile proof of millions of short lemmas
+    costs tens of bytes a lemma, not hundreds. The formula's own unit consequences (the 'base'
+    assignment: givens and all they imply) are computed once and every clause simplified by
+    them, so each check starts from base.
     """
 
-    def __init__(self, formula: Sequence[Clause], lemmas: Sequence[Clause]) -> None:
+    def __init__(self, formula: Sequence[Sequence[int]], lemmas: Iterable[Sequence[int]]) -> None:
         self.num_formula = len(formula)
-        # The callers' lists are shared, never changed: a copy only where a literal repeats
-        # (and `_compact` renames on a copy). A copy of each was ~64 bytes a 4-byte '1 0' line.
-        held = [c if _distinct(c) else list(dict.fromkeys(c)) for c in (*formula, *lemmas)]
-        every, top = _compact(held)
-        self.off = top
+        orig: array[int] = array("i")
+        start: array[int] = array("q", [0])
+        for clause in formula:
+            _append(orig, start, clause)
+        self.num_lemmas = 0  # the lemmas before the first empty one: the rest are irrelevant
+        for clause in lemmas:
+            if not len(clause):
+                break
+            _append(orig, start, clause)
+            self.num_lemmas += 1
+        top = _compact(orig)
+        self.orig, self.start, self.off = orig, start, top
+        count = len(start) - 1
         size = 2 * top + 1
-        self.val = [False] * size  # val[lit + off]: lit is true
-        self.reason = [-1] * (top + 1)
-        self.base_conflict = False
-        self._build(every[: self.num_formula], size)
+        self.work = array("i", orig)
+        self.wlen = array("i", (start[c + 1] - start[c] for c in range(count)))
+        self.val = bytearray(size)  # val[lit + off]: lit is true
+        self.reason = array("q", [-1]) * (top + 1)
+        self.isolated = array("q", [_NONE]) * size  # see `_build`
+        self.clash = (_NONE, 0, 0)
+        self._build(self.num_formula, size, with_isolated=False)
         trail: list[int] = []
-        self.base_conflict = self._propagate(trail, len(formula), 0) >= 0
+        self.base_conflict = self._propagate(trail, self.num_formula, 0) >= 0
         self.base = set(trail)
         for lit in trail:
             self.reason[abs(lit)] = -1  # base literals are never explained again
-        self.originals = every
-        # literal -> ids of the clauses holding it, ascending: RAT steps (extension variables'
-        # definitions) look up their resolution partners here instead of scanning every clause.
-        self.occurs: dict[int, list[int]] | None = None
-        self.clauses: list[Clause | None] = [self._simplify(c) for c in every]
-        self.unit_ids: list[int] = []
-        self.empty_ids: list[int] = []
-        self._build(self.clauses, size)
+        self._simplify_all(count)
+        self.occ_start: array[int] | None = None  # literal -> its clause ids: `_occurring`
+        self.occ: array[int] = array("q")
+        self._build(count, size, with_isolated=True)
 
-    def _simplify(self, clause: Clause) -> Clause | None:
-        """Drop base-false literals; None when base already satisfies the clause. Propagation
-        reorders the literals of clauses of 3 or more (watches), so those are always copies: the
-        original's first literal stays the RAT pivot. Shorter ones are shared when unchanged."""
-        val, off = self.val, self.off
-        if any(val[lit + off] for lit in clause):
-            return None
-        if len(clause) <= 2 and not any(val[off - lit] for lit in clause):
-            return clause
-        return [lit for lit in clause if not val[off - lit]]
-
-    def _build(self, clauses: Sequence[Clause | None], size: int) -> None:
-        self.imp: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        self.watch: list[list[int]] = [[] for _ in range(size)]
-        self.unit_ids = []
-        self.empty_ids = []
-        self.pending_units: list[tuple[int, int]] = []
-        for cid, clause in enumerate(clauses):
-            if clause is None:
+    def _simplify_all(self, count: int) -> None:
+        """Drop base-false literals from every clause; wlen -1 where base satisfies it."""
+        val, off, work, start, wlen = self.val, self.off, self.work, self.start, self.wlen
+        for cid in range(count):
+            begin = start[cid]
+            segment = work[begin : begin + wlen[cid]]
+            if any(val[lit + off] for lit in segment):
+                wlen[cid] = -1
                 continue
-            if not clause:
-                self.empty_ids.append(cid)
-            elif len(clause) == 1:
+            kept = [lit for lit in segment if not val[off - lit]]
+            if len(kept) < len(segment):
+                work[begin : begin + len(kept)] = array("i", kept)
+                wlen[cid] = len(kept)
+
+    def _build(self, count: int, size: int, *, with_isolated: bool) -> None:
+        """Watches and implications of clauses 0..count-1.
+
+        Units: only the first clause of each literal is kept (a later copy is active only
+        where the first is, so it is never needed). With `with_isolated`, a unit whose
+        variable is in no longer clause implies nothing: it is kept aside in `isolated`
+        (literal -> its clause), so that a proof of a million fresh unit lemmas does not make
+        every check walk a million units; only a lemma holding its literal, or the opposite
+        unit, can meet it, and `rup` looks for both.
+        """
+        off, work, start, wlen = self.off, self.work, self.start, self.wlen
+        self.imp: list[array[int] | None] = [None] * size  # false lit -> (implied, cid)...
+        self.watch: list[array[int] | None] = [None] * size
+        self.unit_ids: array[int] = array("q")
+        self.first_empty = _NONE
+        longer = bytearray(self.off + 1)
+        if with_isolated:
+            for cid in range(count):
+                if wlen[cid] >= 2:
+                    begin = start[cid]
+                    for lit in work[begin : begin + wlen[cid]]:
+                        longer[abs(lit)] = 1
+        first_unit = self.isolated if with_isolated else array("q", [_NONE]) * size
+        imp, watch = self.imp, self.watch
+        for cid in range(count):
+            length = wlen[cid]
+            if length < 0:
+                continue
+            begin = start[cid]
+            if length == 0:
+                self.first_empty = min(self.first_empty, cid)
+            elif length == 1:
+                lit = work[begin]
+                if first_unit[lit + off] != _NONE:
+                    continue  # a repeat
+                first_unit[lit + off] = cid
+                if not longer[abs(lit)] and with_isolated:
+                    other = first_unit[off - lit]
+                    if other != _NONE and max(other, cid) < self.clash[0]:
+                        self.clash = (max(other, cid), other, cid)
+                    continue
                 self.unit_ids.append(cid)
-                self.pending_units.append((cid, clause[0]))
-            elif len(clause) == 2:
-                a, b = clause
-                self.imp[self.off - a].append((b, cid))  # a false => b
-                self.imp[self.off - b].append((a, cid))
+            elif length == 2:
+                a, b = work[begin], work[begin + 1]
+                _push(imp, off - a, b, cid)  # a false => b
+                _push(imp, off - b, a, cid)
             else:
-                self.watch[clause[0] + self.off].append(cid)
-                self.watch[clause[1] + self.off].append(cid)
-        self.watched = clauses
+                _push(watch, work[begin] + off, cid)
+                _push(watch, work[begin + 1] + off, cid)
+        if with_isolated:  # non-isolated units are in unit_ids; `isolated` keeps the others
+            for cid in self.unit_ids:
+                self.isolated[work[start[cid]] + off] = _NONE
 
     def _assign(self, lit: int, cid: int, trail: list[int]) -> None:
-        self.val[lit + self.off] = True
+        self.val[lit + self.off] = 1
         self.reason[abs(lit)] = cid
         trail.append(lit)
 
     def _propagate(self, trail: list[int], limit: int, head: int) -> int:
         """Propagate active units and the trail from `head`; a conflicting clause id or -1."""
-        val, off, imp, watch, clauses = self.val, self.off, self.imp, self.watch, self.watched
-        for cid in self.empty_ids:
-            if cid < limit:
-                return cid
-        for cid, lit in self.pending_units:
+        val, off, imp, watch = self.val, self.off, self.imp, self.watch
+        work, start, wlen = self.work, self.start, self.wlen
+        if self.first_empty < limit:
+            return self.first_empty
+        if self.clash[0] < limit:
+            return self.clash[1]
+        for cid in self.unit_ids:
             if cid >= limit:
-                continue
+                break  # ascending
+            lit = work[start[cid]]
             if val[off - lit]:
                 return cid
             if not val[lit + off]:
@@ -255,14 +373,19 @@ class _Checker:
         while head < len(trail):
             p = trail[head]
             head += 1
-            for q, cid in imp[p + off]:
-                if cid >= limit or val[q + off]:
-                    continue
-                if val[off - q]:
-                    return cid
-                self._assign(q, cid, trail)
+            pairs = imp[p + off]
+            if pairs is not None:
+                items = iter(pairs)
+                for q, cid in zip(items, items, strict=False):
+                    if cid >= limit or val[q + off]:
+                        continue
+                    if val[off - q]:
+                        return cid
+                    self._assign(q, cid, trail)
             false_lit = -p
             ws = watch[false_lit + off]
+            if ws is None:
+                continue
             i = j = 0
             end = len(ws)
             while i < end:
@@ -272,20 +395,22 @@ class _Checker:
                     ws[j] = cid
                     j += 1
                     continue
-                clause = clauses[cid]
-                assert clause is not None
-                if clause[0] == false_lit:
-                    clause[0], clause[1] = clause[1], false_lit
-                first = clause[0]
+                begin = start[cid]
+                first = work[begin]
+                if first == false_lit:
+                    first = work[begin + 1]
+                    work[begin] = first
+                    work[begin + 1] = false_lit
                 if val[first + off]:
                     ws[j] = cid
                     j += 1
                     continue
-                for k in range(2, len(clause)):
-                    lit = clause[k]
+                for k in range(begin + 2, begin + wlen[cid]):
+                    lit = work[k]
                     if not val[off - lit]:
-                        clause[1], clause[k] = lit, false_lit
-                        watch[lit + off].append(cid)
+                        work[begin + 1] = lit
+                        work[k] = false_lit
+                        _push(watch, lit + off, cid)
                         break
                 else:
                     ws[j] = cid
@@ -303,11 +428,13 @@ class _Checker:
 
     def rup(self, lits: Iterable[int], limit: int) -> set[int] | None:
         """Clause ids a unit-propagation refutation of ¬lits used, or None if there is none."""
-        val, off = self.val, self.off
+        val, off, isolated = self.val, self.off, self.isolated
         trail: list[int] = []
         used: set[int] | None = None
         try:
             for lit in lits:
+                if isolated[lit + off] < limit:
+                    return {isolated[lit + off]}  # an active unit clause (lit) subsumes it
                 if val[lit + off]:
                     if lit in self.base:
                         return set()  # the clause is already satisfied at base
@@ -315,12 +442,14 @@ class _Checker:
                 if not val[off - lit]:
                     self._assign(-lit, -1, trail)
             conflict = self._propagate(trail, limit, 0)
+            if conflict == self.clash[1] and self.clash[0] < limit:
+                return {self.clash[1], self.clash[2]}
             if conflict >= 0:
                 used = self._analyze(conflict)
             return used
         finally:
             for lit in trail:
-                val[lit + off] = False
+                val[lit + off] = 0
                 self.reason[abs(lit)] = -1
 
     def _analyze(self, conflict: int) -> set[int]:
@@ -328,32 +457,52 @@ class _Checker:
         used = {conflict}
         stack = [conflict]
         seen: set[int] = set()
-        clauses, reason = self.watched, self.reason
+        work, start, wlen, reason = self.work, self.start, self.wlen, self.reason
         while stack:
-            clause = clauses[stack.pop()]
-            assert clause is not None
-            for lit in clause:
-                var = abs(lit)
+            cid = stack.pop()
+            begin = start[cid]
+            for k in range(begin, begin + wlen[cid]):
+                var = abs(work[k])
                 if var in seen:
                     continue
                 seen.add(var)
-                cid = reason[var]
-                if cid >= 0 and cid not in used:
-                    used.add(cid)
-                    stack.append(cid)
+                reason_id = reason[var]
+                if reason_id >= 0 and reason_id not in used:
+                    used.add(reason_id)
+                    stack.append(reason_id)
         return used
 
-    def _occurring(self, lit: int) -> list[int]:
-        """The ids of the clauses holding `lit`, ascending (the index is built on first use:
-        a proof of RUP lemmas needs none)."""
-        if self.occurs is None:
-            self.occurs = {}
-            for cid, clause in enumerate(self.originals):
-                for x in clause:
-                    self.occurs.setdefault(x, []).append(cid)
-        return self.occurs.get(lit, [])
+    def original(self, cid: int) -> array[int]:
+        """Clause `cid` as written (renamed only past `_compact`'s bound): its RAT pivot first."""
+        return self.orig[self.start[cid] : self.start[cid + 1]]
 
-    def trivially_rat(self, lemma: Clause, limit: int) -> bool:
+    def simplified(self, cid: int) -> array[int] | None:
+        """Clause `cid` without its base-false literals; None when base satisfies it."""
+        length = self.wlen[cid]
+        begin = self.start[cid]
+        return None if length < 0 else self.work[begin : begin + length]
+
+    def _occurring(self, lit: int) -> array[int]:
+        """The ids of the clauses holding `lit`, ascending. The index (two flat arrays, by a
+        counting sort) is built on first use: a proof of RUP lemmas needs none."""
+        off = self.off
+        if self.occ_start is None:
+            orig, start = self.orig, self.start
+            counts = array("q", [0]) * (2 * off + 2)
+            for x in orig:
+                counts[x + off + 1] += 1
+            for i in range(1, len(counts)):
+                counts[i] += counts[i - 1]
+            fill = array("q", counts)
+            occ = array("q", [0]) * len(orig)
+            for cid in range(len(start) - 1):
+                for x in orig[start[cid] : start[cid + 1]]:
+                    occ[fill[x + off]] = cid
+                    fill[x + off] += 1
+            self.occ_start, self.occ = counts, occ
+        return self.occ[self.occ_start[lit + off] : self.occ_start[lit + off + 1]]
+
+    def trivially_rat(self, lemma: Sequence[int], limit: int) -> bool:
         """Whether every resolvent on the first literal with an active clause is a tautology
         (or there is none): a definition of a fresh (extension) variable. Such a lemma needs
         no unit propagation, which for a definition would fail only after a long one."""
@@ -365,11 +514,13 @@ class _Checker:
         for cid in partners:
             if cid >= limit:
                 break
-            if not any(lit in negated for lit in self.originals[cid] if lit != -pivot):
+            if not any(lit in negated for lit in self.original(cid) if lit != -pivot):
                 return False
         return True
 
-    def rat(self, lemma: Clause, limit: int, deadline: float | None = None) -> set[int] | None:
+    def rat(
+        self, lemma: Sequence[int], limit: int, deadline: float | None = None
+    ) -> set[int] | None:
         """RAT on the first literal: every resolvent with an active clause is RUP. The
         deadline is checked per resolvent: a proof may give one pivot a million partners,
         each a unit propagation of its own."""
@@ -379,8 +530,7 @@ class _Checker:
             if cid >= limit:
                 break  # ascending: the rest are not active yet
             check(deadline)
-            other = self.originals[cid]
-            resolvent = lemma + [lit for lit in other if lit != -pivot]
+            resolvent = [*lemma, *(lit for lit in self.original(cid) if lit != -pivot)]
             if any(-lit in resolvent for lit in resolvent):
                 continue  # a tautology needs no check
             found = self.rup(resolvent, limit)
@@ -390,30 +540,42 @@ class _Checker:
         return used
 
 
-def _compact(clauses: list[Clause]) -> tuple[list[Clause], int]:
-    """`clauses` with variables past their literal count L renumbered L+1, L+2, ... in order of
-    appearance, and the largest variable after that.
+def _append(orig: array[int], start: array[int], clause: Sequence[int]) -> None:
+    """Add a clause to the flat store, a repeated literal kept once (first place: the pivot)."""
+    orig.extend(clause if _distinct(clause) else dict.fromkeys(clause))
+    start.append(len(orig))
+
+
+def _push(lists: list[array[int] | None], at: int, *values: int) -> None:
+    """Append `values` to the array at `at`, made on first use (most literals need none)."""
+    found = lists[at]
+    if found is None:
+        lists[at] = array("q", values)
+    else:
+        found.extend(values)
+
+
+def _compact(literals: array[int]) -> int:
+    """Renumber, in place, the variables past the literal count L as L+1, L+2, ... in order of
+    appearance; the largest variable after that.
 
     The checker's arrays are indexed by variable, so this bounds them by what the files hold
     (at most 2L variables), whatever numbers a proof's new (RAT, extension) variables carry:
     renaming variables one-to-one changes no RUP or RAT verdict.
     """
-    total = sum(map(len, clauses))
-    top = max((max(map(abs, clause)) for clause in clauses if clause), default=0)
+    total = len(literals)
+    top = max(max(literals, default=0), -min(literals, default=0))
     if top <= total:
-        return clauses, top
+        return top
     renamed: dict[int, int] = {}
-    for index, clause in enumerate(clauses):
-        if any(abs(lit) > total for lit in clause):
-            clauses[index] = copy = list(clause)  # the caller's list stays as it was read
-            for k, lit in enumerate(copy):
-                if abs(lit) > total:
-                    new = renamed.setdefault(abs(lit), total + len(renamed) + 1)
-                    copy[k] = new if lit > 0 else -new
-    return clauses, max(total, total + len(renamed))
+    for k, lit in enumerate(literals):
+        if abs(lit) > total:
+            new = renamed.setdefault(abs(lit), total + len(renamed) + 1)
+            literals[k] = new if lit > 0 else -new
+    return max(total, total + len(renamed))
 
 
-def _distinct(clause: Clause) -> bool:
+def _distinct(clause: Sequence[int]) -> bool:
     """Whether no literal repeats in `clause` (one short set for the longer clauses)."""
     if len(clause) <= 2:
         return len(clause) < 2 or clause[0] != clause[1]
@@ -421,53 +583,58 @@ def _distinct(clause: Clause) -> bool:
 
 
 def check_drat(
-    formula: Sequence[Clause],
-    steps: Sequence[tuple[bool, Clause]],
+    formula: Sequence[Sequence[int]],
+    steps: Sequence[tuple[bool, Sequence[int]]],
     deadline: float | None = None,
 ) -> DratVerdict:
-    """Check that `steps` (from `parse_drat`) refute `formula`.
+    """Check that `steps` (from `parse_drat`, or any (is_deletion, clause) sequence) refute
+    `formula`.
 
     Lemma counts and numbers cover every lemma line of the proof, the empty clause included,
     as the certificate's manifest counts them. With `deadline` (a perf_counter time) the
     check raises OutOfTime once it passes: a proof of 33,000 lemmas takes minutes here, and
     `prove --timeout` bounds the check too.
     """
-    lemmas = [clause for deletion, clause in steps if not deletion]
-    total, deletions = len(lemmas), len(steps) - len(lemmas)
-    end = next((k for k, clause in enumerate(lemmas) if not clause), total)
-    lemmas = lemmas[:end]  # everything after the first empty clause is irrelevant
+    proof = steps if isinstance(steps, DratProof) else DratProof.of(steps)
+    total, deletions = proof.lemma_count, proof.deletions
     check(deadline)
-    checker = _Checker(formula, lemmas)
+    checker = _Checker(formula, proof.lemmas())
     check(deadline)
+    end = checker.num_lemmas  # lemmas before the first empty clause
     if checker.base_conflict:
         message = "the formula is refuted by unit propagation alone"
         return DratVerdict(True, message, total, 0, deletions)
     first = checker.num_formula
-    used = checker.rup([], first + len(lemmas))
+    used = checker.rup([], first + end)
     if used is None:
         message = "the proof derives no conflict (no empty clause by unit propagation)"
         return DratVerdict(False, message, total, 0, deletions)
-    marked = used
-    needed = [end + 1] if end < total else []  # the empty clause, checked just now
-    for k in range(len(lemmas) - 1, -1, -1):
+    marked = bytearray(first + end)
+    for cid in used:
+        marked[cid] = 1
+    needed = array("q", [end + 1] if end < total else [])  # the empty clause, checked just now
+    for k in range(end - 1, -1, -1):
         cid = first + k
-        if cid not in marked:
+        if not marked[cid]:
             continue
         check(deadline)  # ~0.1 µs against milliseconds a lemma
-        simplified = checker.clauses[cid]
+        simplified = checker.simplified(cid)
         if simplified is None:
             continue  # satisfied by the formula's unit consequences
         needed.append(k + 1)
-        if lemmas[k] and checker.trivially_rat(checker.originals[cid], cid):
+        lemma = checker.original(cid)  # renumbered
+        if checker.trivially_rat(lemma, cid):
             continue  # RAT with nothing to check (resolvents are tautologies)
         found = checker.rup(simplified, cid)
-        if found is None and lemmas[k]:
-            found = checker.rat(checker.originals[cid], cid, deadline)  # renumbered
         if found is None:
-            shown = " ".join(map(str, lemmas[k][:12])) + (" ..." if len(lemmas[k]) > 12 else "")
+            found = checker.rat(lemma, cid, deadline)
+        if found is None:
+            written = proof.lemma(k)  # the proof's own numbers
+            shown = " ".join(map(str, written[:12])) + (" ..." if len(written) > 12 else "")
             message = f"lemma {k + 1} ({shown} 0) is neither RUP nor RAT"
             return DratVerdict(False, message, total, len(needed), deletions)
-        marked |= found
+        for cid in found:
+            marked[cid] = 1
     return DratVerdict(
         True,
         f"valid refutation: {len(needed)} of {total} lemmas needed and checked",
