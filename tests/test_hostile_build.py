@@ -1,6 +1,10 @@
 """Hostile inputs whose time goes where the clock was not read: --timeout bounds the model build
 however its work is cut (many small decompositions as much as one large table) and a search
-whose every node is expensive."""
+whose every node is expensive.
+
+The bounds are on this process's CPU time, which a loaded machine does not inflate (the
+searches stop by the wall clock, so they spend at most that much CPU); only the sleeping
+generator is timed by the wall clock, with a wide margin."""
 
 from __future__ import annotations
 
@@ -31,9 +35,9 @@ def test_thousands_of_repeated_lines_stop_at_the_bitmask_timeout() -> None:
     decompositions, none of which read the clock. Here 21,000 pairs: 2.6 s before, 0.26 s now."""
     lines = [["r1c1", "r2c2", "r3c3"], ["r5c1", "r5c2"], ["r9c9", "r8c8", "r7c9"]] * 3000
     puzzle = Puzzle(SHAPE, Grid.empty(9), (make_rule({"type": "nabner", "lines": lines}, SHAPE),))
-    start = time.perf_counter()
+    start = time.process_time()
     result = get_backend("bitmask").solve(puzzle, limit=2, timeout=0.2)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert result.status is Status.UNKNOWN
     assert result.stats["stopped"] == "timeout"
     assert elapsed < 1.0, elapsed
@@ -55,9 +59,9 @@ def test_a_long_shaft_under_a_pill_stops_at_the_sat_timeout() -> None:
     line = snake(range(1, 10))
     arrow = {"type": "arrow", "arrows": [{"bulb": line[:3], "shaft": line[3:78]}]}
     puzzle = Puzzle(SHAPE, Grid.empty(9), (make_rule(arrow, SHAPE),))
-    start = time.perf_counter()
+    start = time.process_time()
     result = get_backend("sat").solve(puzzle, limit=2, timeout=0.2)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert result.status is Status.UNKNOWN
     assert elapsed < 0.8, elapsed
 
@@ -91,14 +95,14 @@ def test_expensive_nodes_stop_at_the_timeout() -> None:
     asked for 0.2 s, `solve` answered after 1.0 s and `count` after 4.4 s."""
     puzzle = Puzzle(SHAPE, Grid.empty(9), (BigTables(),))
     search_kernel(puzzle)  # built and cached: the timeout below is all search
-    start = time.perf_counter()
+    start = time.process_time()
     result = get_backend("bitmask").solve(puzzle, limit=2, timeout=0.2)
     assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
-    assert time.perf_counter() - start < 0.6
-    start = time.perf_counter()
+    assert time.process_time() - start < 0.6
+    start = time.process_time()
     counted = count_solutions(puzzle, timeout=0.2)
     assert counted.stopped == "timeout"
-    assert time.perf_counter() - start < 0.6
+    assert time.process_time() - start < 0.6
 
 
 @dataclass(frozen=True)
@@ -122,8 +126,8 @@ class SlowRule:
 def test_a_slow_rule_generator_stops_at_the_timeout(backend: str) -> None:
     """`lower` listed every rule's constraints before reading the clock: an f-puzzles file of
     300,000 arrows (5.4 MB) answered 'unknown' after 3.7 s (bitmask), 4.6 s (sat) for 0.5 s."""
-    puzzle = Puzzle(SHAPE, Grid.empty(9), (SlowRule(3.0),))
+    puzzle = Puzzle(SHAPE, Grid.empty(9), (SlowRule(60.0),))  # mostly asleep: wall clock
     start = time.perf_counter()
     result = get_backend(backend).solve(puzzle, limit=2, timeout=0.2)
     assert result.status is Status.UNKNOWN
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 20.0  # read to its end, the generator takes 60 s
