@@ -210,3 +210,17 @@ def test_explain_names_the_clashing_givens(
     assert out[0] == "puzzle 1: r1c1=1, r1c2=1: conflict (2 givens that cannot hold together)"
     assert "r9c9=9" in out[1] and "(9 givens" in out[1]
     assert out[2] == "puzzle 3: has a solution; nothing to explain"
+
+
+def test_explain_timeout_answers_unknown_then_the_conflict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An empty 36x36 took explain 10 s and 1 GB to find satisfiable; --timeout bounds it.
+    path = tmp_path / "bad.txt"
+    path.write_text(CLASH + "\n")
+    assert main(["explain", str(path), "--timeout", "1e-9"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["puzzle 1: unknown (no minimal conflict within --timeout 1e-09 s)"]
+    assert main(["explain", str(path), "--timeout", "600"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["puzzle 1: r1c1=1, r1c2=1: conflict (2 givens that cannot hold together)"]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
-from satsudoku.commands.common import add_input_options, load_puzzles, plural
+from satsudoku.commands.common import add_input_options, load_puzzles, plural, positive_float
+from satsudoku.deadline import OutOfTime
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import cell_name
 from satsudoku.proof.core import CORE_SOLVER, minimal_conflict
@@ -27,6 +29,12 @@ def register(subparsers: Any) -> None:
         default=CORE_SOLVER,
         help=f"pysat solver (default: {CORE_SOLVER})",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="seconds per puzzle; past them the puzzle is 'unknown' (no limit by default)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -41,7 +49,13 @@ def solver_argument(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     solver = parse_solver(args.solver)  # the default, too, in its canonical spelling
     for index, puzzle in enumerate(load_puzzles(args), 1):
-        conflict = minimal_conflict(puzzle, solver=solver)
+        deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+        try:
+            conflict = minimal_conflict(puzzle, solver=solver, deadline=deadline)
+        except OutOfTime:
+            limit = f"--timeout {args.timeout:g} s"
+            print(f"puzzle {index}: unknown (no minimal conflict within {limit})")
+            continue
         if conflict is None:
             print(f"puzzle {index}: has a solution; nothing to explain")
         elif not conflict:

@@ -6,35 +6,50 @@ over them is then shrunk by deletion until dropping any one given makes the rest
 
 from __future__ import annotations
 
+from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import Encoding, encode_rules
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell
 from satsudoku.puzzle import Puzzle
-from satsudoku.sat.solvers import NON_INCREMENTAL, new_solver
+from satsudoku.sat.solvers import NON_INCREMENTAL, SolverRun, new_solver
 
 CORE_SOLVER = "cadical195"
 
 
 def minimal_conflict(
-    puzzle: Puzzle, *, encoding: Encoding = Encoding.EXTENDED, solver: str = CORE_SOLVER
+    puzzle: Puzzle,
+    *,
+    encoding: Encoding = Encoding.EXTENDED,
+    solver: str = CORE_SOLVER,
+    deadline: float | None = None,
 ) -> list[tuple[Cell, int]] | None:
     """A minimal set of givens (cell, digit) with no solution; None if the puzzle has one.
 
-    An empty list means the rules alone have no solution, whatever the givens.
+    An empty list means the rules alone have no solution, whatever the givens. OutOfTime once
+    `deadline` (a perf_counter time) passes: one solve per given of the core, each of which
+    may be hard (an empty 36x36 alone took 10 s and 1 GB to find satisfiable).
     """
     if solver in NON_INCREMENTAL:
         raise PuzzleError(f"solver {solver} ignores assumptions; explain needs another solver")
     n = puzzle.size
-    formula = encode_rules(puzzle.shape, puzzle.constraints(), encoding)
+    formula = encode_rules(puzzle.shape, puzzle.constraints(), encoding, deadline=deadline)
     givens = [i * n + d for i, d in enumerate(puzzle.givens.values) if d]
     with new_solver(solver, bootstrap_with=formula.clauses) as sat:
-        if sat.solve(assumptions=givens):
+        run = SolverRun(sat, solver)
+
+        def satisfiable(assumptions: list[int]) -> bool:
+            answer = run.solve(assumptions, deadline)
+            if answer is None:
+                raise OutOfTime
+            return answer
+
+        if satisfiable(givens):
             return None
         core = _in_order(givens, sat.get_core() or [])
         index = 0
         while index < len(core):
             trial = core[:index] + core[index + 1 :]
-            if sat.solve(assumptions=trial):
+            if satisfiable(trial):
                 index += 1  # this given is needed for the contradiction
             else:
                 core = _in_order(trial, sat.get_core() or [])  # the new core may be smaller still
