@@ -203,8 +203,12 @@ class _Search:
         self.solver.stop_search()
 
     def timed_out(self) -> bool:
-        """Whether the time limit ended the search (CP-SAT may stop up to ~10% before it)."""
-        return self.elapsed >= self.budget - max(0.02, 0.1 * self.budget)
+        """Whether the time limit ended the search. OR-Tools' TimeLimit stops early on
+        purpose: once now + T passes the limit, T the longest recent gap between two of its
+        clock readings, which on a loaded machine and a 64x64 model reached 0.21 s of a
+        1 s budget (bench e64x2 --backends cpsat --timeout 1). A quarter of the budget is
+        allowed; a search stopped with more time left than that is still a bug."""
+        return self.elapsed >= self.budget - max(0.02, 0.25 * self.budget)
 
     def stop_reason(self) -> str:
         """Why the search ended without settling the puzzle: never "timeout" unless it was."""
