@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.commands import generate as generate_command
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import regular_shape
+from satsudoku.io import iter_puzzles
 from satsudoku.render.svg import xml_text
 from satsudoku.rules import parse_cell
-from tests.conftest import BUNDLED
+from satsudoku.tools.minimal import Reduction, find_redundant, reduce_puzzle
+from tests.conftest import BUNDLED, REPO
 
 GIVENS = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -245,3 +248,28 @@ def test_a_json_key_given_twice_is_refused(
     path.write_text(text)
     assert main(["solve", str(path)]) == 1
     assert f"JSON: key '{key}' appears twice in one object; keep one" in _one_line_error(capsys)
+
+
+def test_empty_outside_clue_slots_are_not_rule_instances() -> None:
+    # Each 0 of left/right/top/bottom (no clue) counted as an instance, always redundant: a
+    # minimal skyscraper puzzle came out 'unique, not minimal' with 19 empty slots redundant.
+    puzzle = next(iter_puzzles(str(REPO / "models/variants/outside/skyscraper-6x6.json")))
+    verdict = find_redundant(puzzle)
+    assert len(verdict.items.instances) == 6
+    assert [i.label for i in verdict.redundant_instances] == ["skyscraper top[4] 3"]
+    reduced = reduce_puzzle(puzzle, seed=1)
+    assert isinstance(reduced, Reduction)
+    assert find_redundant(reduced.puzzle).minimal
+
+
+def test_reduce_goes_on_when_a_removal_frees_fixed_items() -> None:
+    # Kropki dots under the negative constraint stay fixed (removing one would add "not a
+    # kropki pair"); --reduce removed the negative flag, stopped, and called the puzzle minimal
+    # while every dot had become redundant.
+    puzzle = next(iter_puzzles(str(REPO / "models/variants/dots/kropki-negative-6x6.json")))
+    reduced = reduce_puzzle(puzzle, seed=1)
+    assert isinstance(reduced, Reduction) and reduced.then is not None
+    assert "kropki negative[None] true" in [items.name(k) for items, k in reduced.removals()]
+    assert find_redundant(reduced.puzzle).minimal
+    assert puzzle.solution is not None
+    assert get_backend("sat").solve(reduced.puzzle, limit=2).solutions == (puzzle.solution,)

@@ -121,12 +121,15 @@ def minimal_json(index: int, puzzle: Puzzle, answer: Minimality | Reduction) -> 
     unique = verdict.status is Status.UNIQUE
     record: dict[str, Any] = {"index": index, "status": verdict.status.value}
     if isinstance(answer, Reduction):
-        items = answer.verdict.items
-        g = len(items.givens)
+        removals = answer.removals()
         record["reduced"] = _reduced_form(answer.puzzle, as_json=True)
-        record["removed"] = [cell_name(items.givens[k][0]) for k in answer.removed if k < g]
+        record["removed"] = [
+            cell_name(items.givens[k][0]) for items, k in removals if k < len(items.givens)
+        ]
         record["removed_rules"] = [
-            items.instances[k - g].to_json() for k in answer.removed if k >= g
+            items.instances[k - len(items.givens)].to_json()
+            for items, k in removals
+            if k >= len(items.givens)
         ]
         record["givens"] = answer.puzzle.givens.count_filled()
     else:
@@ -168,8 +171,7 @@ def render_minimal(index: int, puzzle: Puzzle, answer: Minimality | Reduction) -
         why = verdict.stats.get("stopped", "stopped")
         return f"{header}: unknown ({why} before minimality was settled)"
     if isinstance(answer, Reduction):
-        items = answer.verdict.items
-        removed = ", ".join(items.name(k) for k in answer.removed) or "nothing"
+        removed = ", ".join(items.name(k) for items, k in answer.removals()) or "nothing"
         lines = [
             f"{header}: unique; reduced to a minimal puzzle of "
             f"{plural(answer.puzzle.givens.count_filled(), 'given')}",

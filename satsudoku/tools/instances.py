@@ -95,6 +95,8 @@ def _split_rule(
             found = _separable(spec, field, key, shape, whole)
             if found is not None:
                 removal, added = found
+                if not added and _blank_entry(item):
+                    continue  # an outside rule's 0: no clue there, nothing a setter placed
                 parts.append(Instance(index, kind, field, key, item, added, removal))
     if not parts:
         return [Instance(index, kind, None, None, spec, tuple(constraints))], []
@@ -113,6 +115,12 @@ def _items(field: str, value: Any) -> Iterable[tuple[int | str | None, Any]]:
     if value is True:
         return [(None, True)]
     return []  # a parameter (a difference, a modulus): not a part of the puzzle
+
+
+def _blank_entry(item: Any) -> bool:
+    """A list entry that holds no clue (0 in `left`/`right`/`top`/`bottom`, where TOML has no
+    null); counted as an instance, every empty slot of a minimal puzzle read as redundant."""
+    return item is False or (not isinstance(item, bool) and item in (0, ""))
 
 
 def _separable(

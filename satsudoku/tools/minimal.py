@@ -4,8 +4,9 @@ puzzle obtained by removing them one at a time.
 An item (a given, or a rule instance from `instances`) is redundant when the puzzle without
 it still has exactly one solution. With S that solution, any other solution of the puzzle
 without a given must differ from S there, so each test is one refutation of "a grid other than
-S satisfies the rest". Greedy removal reaches a minimal puzzle in one pass: removing items only
-adds solutions, so an item needed once stays needed.
+S satisfies the rest". Greedy removal reaches a minimal puzzle in one pass when removing items
+only adds solutions, so an item needed once stays needed; a removal that frees items held fixed
+(kropki dots once the negative constraint is gone) earns the puzzle reached another pass.
 """
 
 from __future__ import annotations
@@ -111,6 +112,15 @@ class Reduction:
     verdict: Minimality  # of the original puzzle's uniqueness; `redundant` is empty here
     puzzle: Puzzle
     removed: tuple[int, ...]
+    # A further pass over the puzzle this one's removals left, when they made items removable
+    # that were fixed before (a kropki dot once the negative constraint is gone); `puzzle` is
+    # then the last pass's.
+    then: Reduction | None = None
+
+    def removals(self) -> list[tuple[Items, int]]:
+        """Every item removed, pass after pass, with the items it is numbered among."""
+        mine = [(self.verdict.items, k) for k in self.removed]
+        return mine + (self.then.removals() if self.then is not None else [])
 
 
 def items_of(puzzle: Puzzle, *, rules: bool = True, deadline: float | None = None) -> Items:
@@ -186,7 +196,26 @@ def reduce_puzzle(
         oracle.close()
     reduced = items.puzzle_without(removed)
     stats = {**verdict.stats, "tests": len(order), "time_s": time.perf_counter() - start}
-    return Reduction(replace(verdict, stats=stats), reduced, tuple(sorted(removed)))
+    result = Reduction(replace(verdict, stats=stats), reduced, tuple(sorted(removed)))
+    # One pass is minimal when removing an item only removes constraints. An instance that
+    # stayed fixed because removing it would add some (a kropki dot under the negative
+    # constraint) may be separable once another item is gone: then the result is not minimal
+    # yet, and the puzzle reached is reduced again.
+    try:
+        left_over = len(items) - len(removed)
+        unlocked = (
+            bool(removed) and len(items_of(reduced, rules=rules, deadline=deadline)) > left_over
+        )
+    except OutOfTime:
+        return _stopped(verdict, start)
+    if not unlocked:
+        return result
+    left = None if deadline is None else max(deadline - time.perf_counter(), 1e-9)
+    still = [cell for cell in keep if reduced.givens[cell]]
+    further = reduce_puzzle(reduced, backend, rules=rules, seed=seed, keep=still, timeout=left)
+    if not isinstance(further, Reduction):
+        return _stopped(verdict, start)  # it is unique: only the clock can stop it
+    return replace(result, puzzle=further.puzzle, then=further) if further.removed else result
 
 
 def _prepare(
