@@ -97,9 +97,14 @@ class CpSatBackend:
             params.randomize_search = True
             params.random_polarity_ratio = params.random_branches_ratio = 0.5
 
-    def warm_up(self, puzzle: Puzzle) -> None:
-        """Build the model for the puzzle's shape and rules now, so no timed solve pays for it."""
-        encoding_for(puzzle, self.kind)
+    def warm_up(self, puzzle: Puzzle, timeout: float | None = None) -> None:
+        """Build the model for the puzzle's shape and rules now, so no timed solve pays for it;
+        within `timeout` seconds, if given (past it the timed solve builds it, and runs out)."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        try:
+            encoding_for(puzzle, self.kind, deadline)
+        except OutOfTime:
+            pass
 
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """Look for up to `limit` solutions in one search; 'unknown' when `timeout` runs out."""

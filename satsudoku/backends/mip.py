@@ -77,9 +77,14 @@ class MipBackend:
     def __init__(self, mip_solver: str = "scip") -> None:
         self.solver = solver_named(mip_solver)
 
-    def warm_up(self, puzzle: Puzzle) -> None:
-        """Build the model for the puzzle's shape and rules now, so no timed solve pays for it."""
-        encoding_for(puzzle)
+    def warm_up(self, puzzle: Puzzle, timeout: float | None = None) -> None:
+        """Build the model for the puzzle's shape and rules now, so no timed solve pays for it;
+        within `timeout` seconds, if given (past it the timed solve builds it, and runs out)."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        try:
+            encoding_for(puzzle, deadline)
+        except OutOfTime:
+            pass
 
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """Look for up to `limit` solutions, cutting each off in turn; 'unknown' when `timeout`
