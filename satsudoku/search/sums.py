@@ -10,6 +10,7 @@ partial sum is one shift.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 
 Unit = tuple[tuple[int, ...], int]  # positions of pairwise-distinct terms, their common weight
 _MEMO_CAP = 1 << 15  # feasible-set entries kept per kernel (masks seen by a long search)
@@ -17,6 +18,13 @@ _MEMO_CAP = 1 << 15  # feasible-set entries kept per kernel (masks seen by a lon
 # (8,000-node cap) 6 terms took 19.2 s CPU, 4 terms 11.4 s, none 10.0 s settling none of them.
 DERIVED_TERMS = 4
 _UNIONS_UP_TO = 25  # boards whose unions of consecutive rows (columns) are regions too
+# The digit sets a group's cells can be matched to are enumerated, up to 2^u of them for u open
+# digits: a full row of a 25x25 on one sum (a little killer clue over the whole board) walked
+# 33 million sets per node, minutes and a gigabyte before any clock was read. A group that could
+# pass this many sets is read as separate terms instead: weaker (the distinct digits are left
+# to its houses), still sound, and exact again once few digits are open. 4,096 keeps a 9x9 or
+# 12x12 house whole (at most 2^12).
+_GROUP_SETS = 1 << 12
 
 
 class SumSupport:
@@ -93,6 +101,7 @@ class SumSupport:
     ) -> list[int] | None:
         """Per position, the digits (open bits) some solution of the sum gives it; None if the
         sum cannot be met. Positions in no unit (weight 0) keep their digits."""
+        units = self._affordable(opened, units)
         walk = self._walk(opened, units)
         if walk is None:
             return None
@@ -105,15 +114,34 @@ class SumSupport:
     def reachable(self, opened: Sequence[int], units: Sequence[Unit]) -> int:
         """The values the units can add up to, as a bitset (bit v: value v); 0 if none. For
         units of positive weight only (no offset)."""
-        walk = self._walk(opened, units)
+        walk = self._walk(opened, self._affordable(opened, units))
         return 0 if walk is None else walk[1][-1]
 
     def within(self, opened: Sequence[int], units: Sequence[Unit], values: int) -> list[int] | None:
         """`supports` for a total that may be any of `values` (a bitset, positive weights)."""
+        units = self._affordable(opened, units)
         walk = self._walk(opened, units)
         if walk is None:
             return None
         return self._back(opened, units, walk[0], walk[1], values)
+
+    @staticmethod
+    def _affordable(opened: Sequence[int], units: Sequence[Unit]) -> Sequence[Unit]:
+        """`units`, each group whose matchings could pass _GROUP_SETS split into its terms."""
+        if all(len(positions) == 1 for positions, _ in units):
+            return units
+        out: list[Unit] = []
+        for positions, weight in units:
+            union = 0
+            for p in positions:
+                union |= opened[p]
+            digits = union.bit_count()
+            size = sum(comb(digits, k) for k in range(min(len(positions), digits) + 1))
+            if len(positions) > 1 and size > _GROUP_SETS:
+                out.extend(((p,), weight) for p in positions)
+            else:
+                out.append((positions, weight))
+        return out
 
     def _walk(
         self, opened: Sequence[int], units: Sequence[Unit]
