@@ -41,6 +41,7 @@ from satsudoku.proof.supports import (
     read_selectors,
     selector_supports,
     state_supports,
+    triple_projections,
 )
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import SolverRun, new_solver
@@ -51,6 +52,9 @@ _CHECK_NODES = 64  # nodes between clock checks
 # Sums' state supports are checked one propagate call each before they are written: at most
 # this many per cell-digit variable (the published little killer has 1,279, 1.8 per variable).
 _STATE_CANDIDATES = 2
+# Three-cell tables' projection lemmas (`triple_projections`), each checked the same way: at most
+# this many per cell-digit variable.
+_TRIPLE_CANDIDATES = 4
 _EXTEND = True  # define the sums' automata (`proof.extension`); False: the path before them
 # Root deductions on a sum too large for an automaton are justified by this proof-logging
 # solver, its lemmas (not its deletions) spliced in: i-bet-someone-did-this-already's arrow
@@ -578,6 +582,12 @@ class _Prover:
         for clause in pair_supports(kernel):
             self._emit(clause)
             self.stats["support_lemmas"] += 1
+        triples = list(triple_projections(kernel))
+        if len(triples) <= _TRIPLE_CANDIDATES * self.n**3:
+            for clause in triples:
+                if self._refutes([-lit for lit in clause]):
+                    self._emit(clause)
+                    self.stats["support_lemmas"] += 1
         if self.selectors is not None:
             for clause in selector_supports(self.selectors):
                 self._emit(clause)
