@@ -20,6 +20,8 @@ import pytest
 from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.commands import generate as generate_command
+from satsudoku.deadline import OutOfTime
+from satsudoku.encoders import cnf
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import iter_puzzles
@@ -286,3 +288,23 @@ def test_a_sum_over_a_whole_house_of_open_cells_is_not_enumerated() -> None:
     small = SumSupport([1 << k for k in range(9)])  # a small group stays exact: 1+2+3 only
     assert small.supports([0b111] * 3, [((0, 1, 2), 1)], 7) is None
     assert small.supports([0b111] * 3, [((0, 1, 2), 1)], 6) == [0b111] * 3
+
+
+def test_a_sum_too_large_for_its_sat_encoding_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A little killer clue over a whole 25x25 board (sat, --timeout 5): 15 s and 1 GB building
+    # 125 million arcs, the clock unread -> refused at 4.7 s. Here the caps are made small.
+    cells = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+    clue = {"type": "littlekiller", "clues": [{"cells": cells, "sum": 405}]}
+    path = tmp_path / "lk.json"
+    path.write_text(json.dumps({"size": 9, "givens": GIVENS, "rules": [clue]}))
+    monkeypatch.setattr(cnf, "MAX_SUM_ARCS", 1000)
+    assert main(["solve", "--backend", "sat", str(path)]) == 1
+    err = _one_line_error(capsys)
+    assert "the sum over r1c1, r1c2, r1c3, … (81 cells): its SAT encoding would unroll" in err
+    monkeypatch.setattr(cnf, "MAX_SUM_TRIED", 1000)
+    assert main(["solve", "--backend", "sat", str(path)]) == 1
+    assert "more than 1,000 transitions" in _one_line_error(capsys)
+    with pytest.raises(OutOfTime):  # the clock is read layer by layer
+        cnf._sum_states([1] * 81, [tuple(range(1, 10))] * 81, 405, deadline=0.0)

@@ -31,7 +31,7 @@ from satsudoku.constraints import (
 )
 from satsudoku.deadline import check
 from satsudoku.errors import PuzzleError
-from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.grid import Cell, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
 
 Clause = list[int]
@@ -675,7 +675,15 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
     for a, b in constraint.distinct:
         _differ(builder, constraint.cells[a], constraint.cells[b], fixed)
-    states = _sum_states(weights, domains, constraint.total)
+    try:
+        states = _sum_states(weights, domains, constraint.total, builder.deadline)
+    except _TooManyStates as exc:
+        more = f", … ({k} cells)" if k > 3 else ""
+        raise PuzzleError(
+            f"the sum over {', '.join(cell_name(c) for c in constraint.cells[:3])}{more}: "
+            f"its SAT encoding would unroll into {exc.args[0]} transitions, too large to post; "
+            "try --backend bitmask or cpsat"
+        ) from None
     if not states[0]:
         builder.contradiction()
         return
@@ -725,19 +733,45 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
                 add([-t] + [x for d in before for x in holds(i, d)])
 
 
+# A sum's live states times digits, the arcs its encoding is built from: the largest published
+# puzzle needs 221,229 (an 81-term arrow); a little killer clue over a whole 25x25 board made
+# 125 million, 1 GB and 15 s past --timeout 5, in set building the clock never saw. The
+# forward pass alone may try more (a 255-cell shaft under a one-cell bulb: 16 million, all dead,
+# refuted in a second), up to MAX_SUM_TRIED.
+MAX_SUM_ARCS = 4_000_000
+MAX_SUM_TRIED = 40_000_000
+
+
+class _TooManyStates(Exception):
+    """A sum past MAX_SUM_ARCS or MAX_SUM_TRIED: (how many, as text)."""
+
+
 def _sum_states(
-    weights: Sequence[int], domains: Sequence[tuple[int, ...]], total: int
+    weights: Sequence[int],
+    domains: Sequence[tuple[int, ...]],
+    total: int,
+    deadline: float | None = None,
 ) -> list[set[int]]:
-    """Per layer i = 0..k, the partial sums of the first i cells that can still reach `total`."""
+    """Per layer i = 0..k, the partial sums of the first i cells that can still reach `total`;
+    the clock is read and the arcs counted layer by layer."""
     k = len(weights)
     forward = [{0}]
+    tried = 0
     for w, dom in zip(weights, domains, strict=True):
+        check(deadline)
+        tried += len(forward[-1]) * len(dom)
+        if tried > MAX_SUM_TRIED:
+            raise _TooManyStates(f"more than {MAX_SUM_TRIED:,}")
         forward.append({u + w * d for u in forward[-1] for d in dom})
     backward = [{total} & forward[k]]
     for i in range(k - 1, -1, -1):
+        check(deadline)
         w = weights[i]
         backward.append({v - w * d for v in backward[-1] for d in domains[i]} & forward[i])
     backward.reverse()
+    arcs = sum(len(backward[i]) * len(domains[i]) for i in range(k))
+    if arcs > MAX_SUM_ARCS:
+        raise _TooManyStates(f"{arcs:,} (more than {MAX_SUM_ARCS:,})")
     return backward
 
 
