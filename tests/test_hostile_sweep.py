@@ -20,6 +20,7 @@ import pytest
 from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.commands import generate as generate_command
+from satsudoku.constraints import Sum
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders import cnf
 from satsudoku.errors import PuzzleError
@@ -308,3 +309,15 @@ def test_a_sum_too_large_for_its_sat_encoding_is_refused_in_one_line(
     assert "more than 1,000 transitions" in _one_line_error(capsys)
     with pytest.raises(OutOfTime):  # the clock is read layer by layer
         cnf._sum_states([1] * 81, [tuple(range(1, 10))] * 81, 405, deadline=0.0)
+
+
+def test_the_mip_rows_of_a_sum_s_distinct_pairs_read_the_clock() -> None:
+    # A little killer clue over a whole 25x25 board: 22,500 peer pairs, n rows each, 16.4 s
+    # under --timeout 5 -> 5.0 s ('unknown').
+    mip_encoder = pytest.importorskip("satsudoku.encoders.mip")
+    shape = regular_shape(3, 3)
+    builder = mip_encoder._Builder(shape, [frozenset(range(1, 10))] * 81, None)
+    row = tuple((0, c) for c in range(9))
+    builder.deadline = 0.0  # past
+    with pytest.raises(OutOfTime):
+        builder._sum(Sum(row, 45, (), tuple((a, b) for a in range(9) for b in range(a + 1, 9))))

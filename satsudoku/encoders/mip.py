@@ -288,6 +288,9 @@ class _Builder:
         ]
         self.model.add_linear_constraint(mathopt.fast_sum(terms) == constraint.total)
         for a, b in constraint.distinct:
+            # n rows a pair, a Python call each: a little killer clue over a whole 25x25 board
+            # has 22,500 peer pairs, 31 s of rows past --timeout 3 before the clock was read.
+            check(self.deadline)
             first, second = constraint.cells[a], constraint.cells[b]
             for d in range(1, self.n + 1):
                 self._row([self.lit(first, d), self.lit(second, d)], lb=0, ub=1)
