@@ -96,6 +96,8 @@ def check_symbols(symbols: str) -> str:
     for index, symbol in enumerate(symbols):
         if symbol.isspace():
             raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is whitespace")
+        if not symbol.isprintable():  # ESC, NUL, a bidi override: they would reach the output
+            raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is not printable")
         if symbol == ".":  # else an empty grid of dots reads as all one digit: 'unsatisfiable'
             raise PuzzleError(f"symbols {symbols!r}: '.' is the blank, it cannot be a digit too")
         if symbol in symbols[:index]:

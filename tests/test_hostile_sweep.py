@@ -208,6 +208,18 @@ def test_an_alphabet_holding_the_blank_is_refused(
     assert "'.' is the blank" in _one_line_error(capsys)
 
 
+@pytest.mark.parametrize("symbol", ["\x1b", "\x00", "\u202e", "\u200b"])
+def test_an_alphabet_of_unprintable_symbols_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], symbol: str
+) -> None:
+    # ESC or a bidi override as a digit went into every grid printed (terminal escapes,
+    # a row shown reversed).
+    document = tmp_path / "d.json"
+    document.write_text(json.dumps({"size": 4, "symbols": symbol + "234", "givens": "." * 16}))
+    assert main(["solve", str(document)]) == 1
+    assert "symbol 1 is not printable" in _one_line_error(capsys)
+
+
 def test_generate_regions_opens_its_file_as_puzzle_files_are_opened(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
