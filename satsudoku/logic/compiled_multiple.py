@@ -13,6 +13,7 @@ the same links. tests/test_logic_speed.py checks both paths pick the same step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -81,12 +82,12 @@ def _links(
 
 
 @compiled
-def _search(
+def _sources(
     cands: Any, values: Any, n: int, peers: Any, n_peers: Any, houses_of: Any, house_cells: Any
-) -> tuple[int, int, int, int, Any, Any]:
-    """multiple_forcing_chain's choice: (least total length, kind (0 cell, 1 region), the cell
-    or house, the digit (regions), offsets, targets), length -1 when no source has a shared
-    node."""
+) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any]:
+    """multiple_forcing_chain's links and sources: (offsets, targets, the rows' candidates,
+    source offsets, source rows, and per source its kind (0 cell, 1 region), cell or house and
+    digit (regions))."""
     offsets, targets = _links(cands, values, n, peers, n_peers, houses_of, house_cells)
     cells = cands.shape[0]
     row_of = np.full(cells * n, -1, dtype=np.int64)
@@ -141,12 +142,64 @@ def _search(
                 source_offsets[sources] = used
             else:
                 used = at
-    best, index = _shortest_shared(
-        offsets, targets, starts[:rows], source_offsets[: sources + 1], source_rows[:used]
+    return (
+        offsets,
+        targets,
+        starts[:rows],
+        source_offsets[: sources + 1],
+        source_rows[:used],
+        kinds[:sources],
+        wheres[:sources],
+        digits[:sources],
     )
-    if index < 0:
-        return -1, 0, 0, 0, offsets, targets
-    return best, kinds[index], wheres[index], digits[index], offsets, targets
+
+
+@compiled
+def _source_total(
+    offsets: Any, targets: Any, starts: Any, branches: Any, depth: Any, reached: Any
+) -> int:
+    """One source's least total length (`_shortest_shared`'s measure, -1 when its branches
+    share no node), from closures of its branches alone: `depth` and `reached` are scratch rows
+    (one per branch, all -1 in `depth`, left so)."""
+    k = branches.shape[0]
+    count = np.zeros(k, dtype=np.int64)
+    for j in range(k):
+        queue = reached[j]
+        first = 2 * starts[branches[j]] + 1
+        depth[j, first] = 0
+        queue[0], head, tail = first, 0, 1
+        while head < tail:
+            node = queue[head]
+            head += 1
+            after = depth[j, node] + 1
+            for e in range(offsets[node], offsets[node + 1]):
+                child = targets[e]
+                if depth[j, child] < 0:
+                    depth[j, child] = after
+                    queue[tail] = child
+                    tail += 1
+        count[j] = tail
+    best = -1
+    for i in range(count[0]):
+        node = reached[0, i]
+        total = 0
+        for j in range(k):
+            d = depth[j, node]
+            if d < 0:
+                total = -1
+                break
+            total += d + 1
+        if total < 0:
+            continue
+        for j in range(k):  # a source candidate, reached from another branch
+            if starts[branches[j]] == node >> 1:
+                total = -1
+        if total >= 0 and (best < 0 or total < best):
+            best = total
+    for j in range(k):
+        for i in range(count[j]):
+            depth[j, reached[j, i]] = -1
+    return best
 
 
 _TABLES: dict[int, tuple[Layout, tuple[Any, ...]]] = {}
@@ -176,17 +229,59 @@ class Links:
         return self.flat[self.bounds[node] : self.bounds[node + 1]]
 
 
+# Above this many closure entries (candidates x nodes) `_shortest_shared`'s all-at-once closures
+# (two int32 arrays of that size) give way to one source's closures at a time: an empty 25x25
+# board took `logic` 2.2 GB (15,625 candidates x 31,250 nodes); a source has at most n branches.
+ALL_AT_ONCE = 1 << 22
+
+
 def search(
-    cands: list[int], values: list[int], layout: Layout
+    cands: list[int], values: list[int], layout: Layout, expired: Callable[[], bool] | None = None
 ) -> tuple[int, int, int, int, Links | None]:
-    """`_search` from Python: (length, kind, cell or house, digit, the links), length -1 and
-    no links when nothing is found."""
-    length, kind, where, digit, offsets, targets = _search(
+    """The compiled search from Python: (length, kind, cell or house, digit, the links),
+    length -1 and no links when nothing is found (or `expired()` turned true first)."""
+    offsets, targets, starts, source_offsets, source_rows, kinds, wheres, digits = _sources(
         np.array(cands, dtype=np.int64),
         np.array(values, dtype=np.int64),
         layout.n,
         *tables(layout),
     )
-    if length < 0:
+    nodes = offsets.shape[0] - 1
+    if starts.shape[0] * nodes <= ALL_AT_ONCE:
+        best, index = _shortest_shared(offsets, targets, starts, source_offsets, source_rows)
+    else:
+        best, index = _one_source_at_a_time(
+            offsets, targets, starts, source_offsets, source_rows, expired
+        )
+    if index < 0:
         return -1, 0, 0, 0, None
+    length, kind, where, digit = best, kinds[index], wheres[index], digits[index]
     return int(length), int(kind), int(where), int(digit), Links(offsets, targets)
+
+
+def _one_source_at_a_time(
+    offsets: Any,
+    targets: Any,
+    starts: Any,
+    source_offsets: Any,
+    source_rows: Any,
+    expired: Callable[[], bool] | None,
+) -> tuple[int, int]:
+    """`_shortest_shared`'s answer in memory of one source's closures (a branch's closure is
+    recomputed for each source it is in, up to 4 times), the clock read between sources."""
+    nodes = offsets.shape[0] - 1
+    widths = np.diff(source_offsets)
+    widest = int(widths.max()) if widths.shape[0] else 0
+    depth = np.full((widest, nodes), -1, dtype=np.int32)
+    reached = np.empty((widest, nodes), dtype=np.int32)
+    best, best_source = -1, -1
+    for s in range(widths.shape[0]):
+        if widths[s] < 2:
+            continue
+        if expired is not None and expired():
+            return -1, -1  # as the other long searches: out of time, nothing found
+        branches = source_rows[source_offsets[s] : source_offsets[s + 1]]
+        total = _source_total(offsets, targets, starts, branches, depth, reached)
+        if total >= 0 and (best < 0 or total < best):
+            best, best_source = total, s
+    return best, best_source

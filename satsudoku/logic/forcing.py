@@ -9,7 +9,8 @@ modifier over the number of deductions the chain makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from satsudoku.logic.state import WIDEST, Board, Layout, digits_of
 
@@ -188,7 +189,7 @@ Outcome = tuple[Board, int, "str | None"]  # board after, deductions (the assump
 
 def _outcomes(
     board: Board, helpers: Sequence[Helper], cells_only: bool, *, every: bool = False
-) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
+) -> tuple[Mapping[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
     """Every open candidate's propagation, and the shortest contradiction (the first in grid
     order among the shortest); outcomes are complete only when there is no contradiction (the
     compiled path leaves them out then, unless `every`)."""
@@ -233,7 +234,7 @@ def _outcomes(
 
 def _compiled_outcomes(
     board: Board, branches: list[tuple[int, int]], quiet: bool, every: bool
-) -> tuple[dict[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
+) -> tuple[Mapping[tuple[int, int], Outcome], tuple[int, int, int, str] | None]:
     """`_outcomes` without helpers, every propagation of a budget pass in one compiled call
     (satsudoku/logic/compiled.py: the same sweeps, deductions and reasons)."""
     assert compiled is not None
@@ -278,15 +279,46 @@ def _compiled_outcomes(
     if best[0] >= 0 and not every:  # the contradiction is the step: no board is needed
         cell, digit = branches[int(best[1])]
         return {}, (int(best[0]), cell, digit, reason(int(best[1])) or "")
-    out: dict[tuple[int, int], Outcome] = {}
-    all_cands, all_values = cands.tolist(), values.tolist()
-    for r, (branch, count) in enumerate(zip(branches, made.tolist(), strict=True)):
-        trial = Board(layout, all_cands[r], all_values[r], board.deadline)
-        out[branch] = (trial, count + 1, reason(r))
+    out = _RowOutcomes(board, branches, cands, values, made.tolist(), reason)
     if best[0] < 0:
         return out, None
     cell, digit = branches[int(best[1])]
     return out, (int(best[0]), cell, digit, out[(cell, digit)][2] or "")
+
+
+class _RowOutcomes(Mapping[tuple[int, int], Outcome]):
+    """The compiled pass's outcomes, one board per branch made when it is looked up: every
+    board at once was n^5 Python ints (an empty 25x25: 9.8 million, +536 MB for `logic`);
+    the finder looks at a cell's or a house's few branches at a time."""
+
+    def __init__(
+        self,
+        board: Board,
+        branches: list[tuple[int, int]],
+        cands: Any,
+        values: Any,
+        made: list[int],
+        reason: Callable[[int], str | None],
+    ) -> None:
+        self.board = board
+        self.cand_rows, self.value_rows = cands, values  # one row per branch (numpy)
+        self.made, self.why = made, reason
+        self.rows = {branch: r for r, branch in enumerate(branches)}
+
+    def __getitem__(self, branch: tuple[int, int]) -> Outcome:
+        r = self.rows[branch]
+        cands, values = self.cand_rows[r].tolist(), self.value_rows[r].tolist()
+        trial = Board(self.board.layout, cands, values, self.board.deadline)
+        return trial, self.made[r] + 1, self.why(r)
+
+    def __contains__(self, branch: object) -> bool:
+        return branch in self.rows
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
 
 
 def forcing_finder(
@@ -342,7 +374,7 @@ def forcing_finder(
 def _offer_common(
     board: Board,
     branches: list[tuple[int, int]],
-    outcomes: dict[tuple[int, int], tuple[Board, int, str | None]],
+    outcomes: Mapping[tuple[int, int], tuple[Board, int, str | None]],
     where: str,
     base: float,
     title: str,

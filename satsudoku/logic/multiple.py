@@ -145,7 +145,9 @@ def _compiled_step(board: Board) -> Step | None:
     and compared there; the winning source's step worded here from the same links."""
     assert compiled is not None
     layout = board.layout
-    length, kind, where, digit, nexts = compiled.search(board.cands, board.values, layout)
+    length, kind, where, digit, nexts = compiled.search(
+        board.cands, board.values, layout, board.expired
+    )
     if nexts is None:
         return None
     source: Source
