@@ -160,10 +160,13 @@ def test_static_forcing_chain_is_the_plain_searchs_first_shortest(
     effect = ((cell, digit),)
     compiled = vars(multiple)["compiled"]
     # Compiled with every closure at once, compiled one source at a time (what boards past
-    # ALL_AT_ONCE entries get: an empty 25x25 took 2.2 GB at once), and in Python.
-    for kernel, at_once in {(compiled, 1 << 40), (compiled, 0), (None, 0)}:
+    # ALL_AT_ONCE entries get: an empty 25x25 took 2.2 GB at once), and in Python, with its
+    # closures remembered or, past _KEPT_ENTRIES, made again.
+    configs = {(compiled, 1 << 40, 1 << 20), (compiled, 0, 1 << 20)}
+    for kernel, at_once, kept in configs | {(None, 0, 1 << 20), (None, 0, 0)}:
         with monkeypatch.context() as patch:
             patch.setattr(multiple, "compiled", kernel)
+            patch.setattr(multiple, "_KEPT_ENTRIES", kept)
             if kernel is not None:
                 patch.setattr(kernel, "ALL_AT_ONCE", at_once)
             step = multiple.multiple_forcing_chain(board)

@@ -22,6 +22,7 @@ from satsudoku.logic.step import Step, length_bonus, removal_text
 
 MULTIPLE = 8.0  # SE's base figure for cell/region forcing chains, plus its length modifier
 Node = tuple[int, int, bool]  # (cell, digit, on): the candidate is true (on) or false
+_KEPT_ENTRIES = 1 << 20  # closure nodes the Python search remembers (~100 bytes each)
 
 
 _NONE: list[int] = []
@@ -91,11 +92,18 @@ def multiple_forcing_chain(board: Board) -> Step | None:
         return _compiled_step(board)
     nexts = _links(board)
     closures: dict[int, dict[int, int]] = {}
+    kept = [0]  # entries in `closures`
 
     def closure(start: int) -> dict[int, int]:
-        if start not in closures:
-            closures[start] = _closure(nexts, start)
-        return closures[start]
+        """Remembered while the closures kept hold at most _KEPT_ENTRIES nodes (each
+        candidate is in up to four sources), else made again: all of them at once grow as n^6."""
+        found = closures.get(start)
+        if found is None:
+            found = _closure(nexts, start)
+            if kept[0] + len(found) <= _KEPT_ENTRIES:
+                closures[start] = found
+                kept[0] += len(found)
+        return found
 
     layout = board.layout
     sources: list[Source] = []
