@@ -11,8 +11,10 @@ import importlib
 import importlib.util
 import itertools
 import re
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import uuid
 from collections import OrderedDict, deque
@@ -105,19 +107,30 @@ def connect(cluster: Cluster) -> Iterator[Any]:
     import logging
 
     distributed = _distributed()
+    scratch = None
     if cluster.local is not None:
+        import dask
+
+        # Dask's workspace is /tmp/dask-scratch-space unless told otherwise: a name anyone on
+        # the machine can create first, open to all, with symlinks at its lock files' names.
+        # The scheduler and workers of this run get a private folder instead (0700, fresh).
+        scratch = tempfile.mkdtemp(prefix="satsudoku-dask-")
         # One thread per process: pure-Python solving holds the GIL, and a worker thread's
         # solvers are its own. Port 0: another run on this machine may hold Dask's default.
-        with sigint_deferred() as pressed:
-            local = distributed.LocalCluster(
-                n_workers=cluster.local,
-                threads_per_worker=1,
-                processes=True,
-                scheduler_port=0,
-                dashboard_address=":0",
-                silence_logs=logging.CRITICAL,  # a busy worker logs its scheduler closing
-            )
-            client = distributed.Client(local)
+        try:
+            with sigint_deferred() as pressed, dask.config.set({"temporary-directory": scratch}):
+                local = distributed.LocalCluster(
+                    n_workers=cluster.local,
+                    threads_per_worker=1,
+                    processes=True,
+                    scheduler_port=0,
+                    dashboard_address=":0",
+                    silence_logs=logging.CRITICAL,  # a busy worker logs its scheduler closing
+                )
+                client = distributed.Client(local)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
     else:
         local, pressed = None, []
         try:
@@ -145,6 +158,8 @@ def connect(cluster: Cluster) -> Iterator[Any]:
         client.close()
         if local is not None:
             local.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextmanager

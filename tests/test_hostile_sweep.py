@@ -333,3 +333,17 @@ def test_the_mip_rows_of_a_sum_s_distinct_pairs_read_the_clock() -> None:
     builder.deadline = 0.0  # past
     with pytest.raises(OutOfTime):
         builder._sum(Sum(row, 45, (), tuple((a, b) for a in range(9) for b in range(a + 1, 9))))
+
+
+@pytest.mark.slow
+def test_a_local_cluster_works_in_a_private_folder_not_shared_tmp() -> None:
+    # Dask's default workspace, /tmp/dask-scratch-space, is a fixed name in a shared /tmp:
+    # another user can create it first, open to all, with symlinks at its lock files' names.
+    pytest.importorskip("distributed")
+    from satsudoku.cluster import Cluster, connect
+
+    with connect(Cluster(local=1)) as client:
+        folders = list(client.run(lambda dask_worker: dask_worker.local_directory).values())
+        scratch = Path(folders[0]).parent.parent
+        assert scratch.name.startswith("satsudoku-dask-") and scratch.stat().st_mode & 0o077 == 0
+    assert not scratch.exists()
