@@ -167,57 +167,75 @@ def _assume(cells: Any, digits: Any, quiet: bool, st: Any, tables: Any) -> None:
 
 
 @compiled
+def closure_into(offsets: Any, targets: Any, first: int, depth: Any, queue: Any) -> int:
+    """Breadth-first closure from node `first` (node k's links: targets[offsets[k]:offsets[k +
+    1]]): depth[node] its distance (`depth` all -1 before), `queue` the nodes reached in order;
+    their count."""
+    depth[first] = 0
+    queue[0], head, tail = first, 0, 1
+    while head < tail:
+        node = queue[head]
+        head += 1
+        after = depth[node] + 1
+        for k in range(offsets[node], offsets[node + 1]):
+            child = targets[k]
+            if depth[child] < 0:
+                depth[child] = after
+                queue[tail] = child
+                tail += 1
+    return tail
+
+
+@compiled
+def source_total(depth: Any, reached: Any, count: Any, rows: Any, candidates: Any) -> int:
+    """One source's least total length over the nodes every branch reaches (branch j's closure
+    in row rows[j] of `depth`/`reached`/`count`, its candidate candidates[j]), other than the
+    source's own candidates; -1 when there is none."""
+    best = -1
+    first = rows[0]
+    for i in range(count[first]):
+        node = reached[first, i]
+        total = 0
+        for j in range(rows.shape[0]):
+            d = depth[rows[j], node]
+            if d < 0:
+                total = -1
+                break
+            total += d + 1
+        if total < 0:
+            continue
+        for j in range(rows.shape[0]):  # a source candidate, reached from another branch
+            if candidates[j] == node >> 1:
+                total = -1
+        if total >= 0 and (best < 0 or total < best):
+            best = total
+    return best
+
+
+@compiled
 def _shortest_shared(
     offsets: Any, targets: Any, starts: Any, source_offsets: Any, source_rows: Any
 ) -> tuple[int, int]:
     """multiple.multiple_forcing_chain's search: a breadth-first closure from each candidate
-    `starts[r]` assumed true (node = candidate · 2 + 1; node k's links are
-    targets[offsets[k]:offsets[k + 1]]), then per source (its branches are the rows
-    source_rows[source_offsets[s]:source_offsets[s + 1]]) the nodes every branch reaches, other
-    than the source's own candidates: (the least total length, the first source with it), or
-    (-1, -1) when no source has a shared node."""
+    `starts[r]` assumed true (node = candidate · 2 + 1), then per source (its branches are the
+    rows source_rows[source_offsets[s]:source_offsets[s + 1]]) `source_total`: (the least
+    total length, the first source with it), or (-1, -1) when no source has a shared node.
+    Every closure at once: candidates x nodes entries (compiled_multiple.ALL_AT_ONCE)."""
     nodes = offsets.shape[0] - 1
     depth = np.full((starts.shape[0], nodes), -1, dtype=np.int32)
     reached = np.empty((starts.shape[0], nodes), dtype=np.int32)  # per row, in BFS order
     count = np.zeros(starts.shape[0], dtype=np.int64)
     for r in range(starts.shape[0]):
-        queue = reached[r]
-        first = 2 * starts[r] + 1
-        depth[r, first] = 0
-        queue[0], head, tail = first, 0, 1
-        while head < tail:
-            node = queue[head]
-            head += 1
-            after = depth[r, node] + 1
-            for k in range(offsets[node], offsets[node + 1]):
-                child = targets[k]
-                if depth[r, child] < 0:
-                    depth[r, child] = after
-                    queue[tail] = child
-                    tail += 1
-        count[r] = tail
+        count[r] = closure_into(offsets, targets, 2 * starts[r] + 1, depth[r], reached[r])
     best, best_source = -1, -1
     for s in range(source_offsets.shape[0] - 1):
         a, b = source_offsets[s], source_offsets[s + 1]
         if b - a < 2:
             continue
-        row = source_rows[a]
-        for i in range(count[row]):
-            node = reached[row, i]
-            total = 0
-            for j in range(a, b):
-                d = depth[source_rows[j], node]
-                if d < 0:
-                    total = -1
-                    break
-                total += d + 1
-            if total < 0:
-                continue
-            for j in range(a, b):  # a source candidate, reached from another branch
-                if starts[source_rows[j]] == node >> 1:
-                    total = -1
-            if total >= 0 and (best < 0 or total < best):
-                best, best_source = total, s
+        rows = source_rows[a:b]
+        total = source_total(depth, reached, count, rows, starts[rows])
+        if total >= 0 and (best < 0 or total < best):
+            best, best_source = total, s
     return best, best_source
 
 

@@ -19,7 +19,12 @@ from typing import Any
 import numpy as np
 
 from satsudoku.backends.fast_kernel import compiled
-from satsudoku.logic.compiled import _shortest_shared, layout_arrays
+from satsudoku.logic.compiled import (
+    _shortest_shared,
+    closure_into,
+    layout_arrays,
+    source_total,
+)
 from satsudoku.logic.state import Layout
 
 
@@ -158,44 +163,13 @@ def _sources(
 def _source_total(
     offsets: Any, targets: Any, starts: Any, branches: Any, depth: Any, reached: Any
 ) -> int:
-    """One source's least total length (`_shortest_shared`'s measure, -1 when its branches
-    share no node), from closures of its branches alone: `depth` and `reached` are scratch rows
-    (one per branch, all -1 in `depth`, left so)."""
+    """One source's `source_total` from closures of its branches alone: `depth` and `reached`
+    are scratch rows (one per branch, all -1 in `depth`, left so)."""
     k = branches.shape[0]
     count = np.zeros(k, dtype=np.int64)
     for j in range(k):
-        queue = reached[j]
-        first = 2 * starts[branches[j]] + 1
-        depth[j, first] = 0
-        queue[0], head, tail = first, 0, 1
-        while head < tail:
-            node = queue[head]
-            head += 1
-            after = depth[j, node] + 1
-            for e in range(offsets[node], offsets[node + 1]):
-                child = targets[e]
-                if depth[j, child] < 0:
-                    depth[j, child] = after
-                    queue[tail] = child
-                    tail += 1
-        count[j] = tail
-    best = -1
-    for i in range(count[0]):
-        node = reached[0, i]
-        total = 0
-        for j in range(k):
-            d = depth[j, node]
-            if d < 0:
-                total = -1
-                break
-            total += d + 1
-        if total < 0:
-            continue
-        for j in range(k):  # a source candidate, reached from another branch
-            if starts[branches[j]] == node >> 1:
-                total = -1
-        if total >= 0 and (best < 0 or total < best):
-            best = total
+        count[j] = closure_into(offsets, targets, 2 * starts[branches[j]] + 1, depth[j], reached[j])
+    best = source_total(depth, reached, count, np.arange(k), starts[branches])
     for j in range(k):
         for i in range(count[j]):
             depth[j, reached[j, i]] = -1
