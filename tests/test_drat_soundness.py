@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 from satsudoku.proof.drat import check_drat
 
 Clause = list[int]
+Case = tuple[int, list[Clause], list[tuple[bool, Clause]]]  # variables, formula, proof
 
 
 def satisfiable(variables: int, clauses: list[Clause]) -> bool:
@@ -29,7 +31,7 @@ def random_clause(rng: random.Random, variables: int, width: int) -> Clause:
     return [v if rng.random() < 0.5 else -v for v in chosen]
 
 
-def random_case(seed: int) -> tuple[int, list[Clause], list[tuple[bool, Clause]]]:
+def random_case(seed: int) -> Case:
     rng = random.Random(seed)
     variables = rng.randint(2, 8)
     formula = [random_clause(rng, variables, rng.randint(1, 3)) for _ in range(2 * variables)]
@@ -50,20 +52,27 @@ def random_case(seed: int) -> tuple[int, list[Clause], list[tuple[bool, Clause]]
     return variables, formula, steps
 
 
-def test_no_refutation_of_a_satisfiable_formula_is_accepted() -> None:
+def sound_over(cases: Callable[[int], Case], seeds: range) -> tuple[int, int]:
+    """Check every case: no accepted refutation of a formula with a model. (Accepted
+    refutations, formulas with a model), so a caller can show the sample is not trivial."""
     accepted = with_model = 0
-    for seed in range(600):
-        variables, formula, steps = random_case(seed)
+    for seed in seeds:
+        variables, formula, steps = cases(seed)
         verdict = check_drat(formula, steps)
         has_model = satisfiable(variables, formula)
         assert not (verdict.ok and has_model), (seed, formula, steps)
         accepted += verdict.ok
         with_model += has_model
+    return accepted, with_model
+
+
+def test_no_refutation_of_a_satisfiable_formula_is_accepted() -> None:
+    accepted, with_model = sound_over(random_case, range(600))
     # Not a trivial sample: seeds 0-599 give 333 accepted refutations, 266 satisfiable formulas.
     assert accepted > 150 and with_model > 150
 
 
-def with_units(seed: int) -> tuple[int, list[Clause], list[tuple[bool, Clause]]]:
+def with_units(seed: int) -> Case:
     """`random_case` with unit lemmas mixed in: repeated ones, ones on variables no other clause
     holds (the checker keeps those aside) and clauses repeating a literal."""
     variables, formula, steps = random_case(seed)
@@ -86,14 +95,7 @@ def with_units(seed: int) -> tuple[int, list[Clause], list[tuple[bool, Clause]]]
 
 
 def test_unit_lemmas_repeated_or_on_lone_variables_refute_no_satisfiable_formula() -> None:
-    accepted = with_model = 0
-    for seed in range(400):
-        variables, formula, steps = with_units(seed)
-        verdict = check_drat(formula, steps)
-        has_model = satisfiable(variables, formula)
-        assert not (verdict.ok and has_model), (seed, formula, steps)
-        accepted += verdict.ok
-        with_model += has_model
+    accepted, with_model = sound_over(with_units, range(400))
     assert accepted > 100 and with_model > 100, (accepted, with_model)
 
 
