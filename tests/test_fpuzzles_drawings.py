@@ -122,7 +122,8 @@ def test_every_blocking_drawing_is_named_with_its_count() -> None:
         fpuzzles_document(data)
     assert info.value.message == (
         "f-puzzles: drawings whose meaning is in the rules text: line ×2, circle ×1, "
-        "rectangle ×1, cage ×1; add --ignore-drawings to solve without them"
+        "rectangle ×1, cage ×1 (first: line through r2c1 r2c2); add --ignore-drawings to "
+        "solve without them"
     )
 
 
@@ -136,7 +137,8 @@ def test_ignore_drawings_solves_without_them_and_says_so(
     path.write_text(json.dumps(data))
     assert main(["solve", str(path), "--json"]) == 1
     err = capsys.readouterr().err
-    assert "line ×1, text ×1; add --ignore-drawings" in err and err.count("\n") == 1
+    assert "line ×1, text ×1 (first: line through r2c1 r2c2); add --ignore-drawings" in err
+    assert err.count("\n") == 1
 
     assert main(["solve", str(path), "--json", "--limit", "100", "--ignore-drawings"]) == 0
     captured = capsys.readouterr()
@@ -402,7 +404,7 @@ def test_lockout_lines_and_their_drawings_are_read() -> None:
     document = fpuzzles_document(data)
     assert document["rules"] == [{"type": "lockout", "lines": [[c.lower() for c in line]]}]
     del data["lockout"]  # a drawing marked for a tool whose constraint is absent
-    with pytest.raises(PuzzleError, match=r"line ×1, rectangle ×2;"):
+    with pytest.raises(PuzzleError, match=r"line ×1, rectangle ×2 \(first: line"):
         fpuzzles_document(data)
 
 

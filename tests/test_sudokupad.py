@@ -115,7 +115,10 @@ def test_fpuzzles_payloads_solve_to_the_published_solution(puzzle_id: str) -> No
 def test_fpuzzles_payload_with_rules_only_drawn_is_refused() -> None:
     """'The Two Headed Martian': slow thermometers and whispers exist only as drawn lines."""
     entry = next(e for e in BENCH["puzzles"] if e["title"] == "The Two Headed Martian")
-    with pytest.raises(PuzzleError, match="line ×13, circle ×1; add --ignore-drawings"):
+    with pytest.raises(
+        PuzzleError,
+        match=r"line ×13, circle ×1 \(first: line BFBFBF .*\); if the .* add --line BFBFBF=TYPE",
+    ):
         read_text(entry["encoded_puzzle"])
 
 

@@ -76,7 +76,8 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         type=line_argument,
         metavar="COLOUR[:WIDTH]=TYPE",
-        help="SudokuPad: lines of this colour (hex, e.g. f067f0; and this thickness) are TYPE "
+        help="SudokuPad, f-puzzles: lines of this colour (hex, e.g. f067f0; and this thickness "
+        "or width) are TYPE "
         "(renban, whispers, thermometer, regionsumline, ...), as the rules text says",
     )
     parser.add_argument(

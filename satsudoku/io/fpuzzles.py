@@ -15,6 +15,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import check_solution, puzzle_from_document
 from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
+from satsudoku.io.fpuzzles_typed import describe_line, read_typed
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
@@ -107,6 +108,8 @@ def fpuzzles_puzzle(
     different puzzle.
     """
     try:
+        if site == "f-puzzles" and (options.lines or options.cells):
+            data = _with_typed(data, options)
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
         stated = _stated_solution(data, doc["size"])
         doc.pop("solution", None)  # checked below, with what a failure means here
@@ -183,7 +186,7 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
         raise PuzzleError(f"f-puzzles 'grid' must be {size} rows of {size} cells")
     blocking = blocking_drawings(data)
     if blocking and not ignore_drawings:
-        refuse_drawings("f-puzzles", blocking)
+        refuse_drawings("f-puzzles", blocking, _first_line(data))
     doc: dict[str, Any] = {"size": size}
     for key, field in (("title", "title"), ("author", "source"), ("ruleset", "notes")):
         if isinstance(data.get(key), str) and data[key].strip():
@@ -206,12 +209,38 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
     return doc
 
 
-def refuse_drawings(site: str, counts: Mapping[str, int]) -> None:
-    """The error for drawings that may carry a rule only the rules text states."""
+def refuse_drawings(
+    site: str, counts: Mapping[str, int], first: tuple[str, str] = ("", "")
+) -> None:
+    """The error for drawings that may carry a rule only the rules text states; `first`: the
+    first unread line as a message names it and the --line option that could read it."""
+    described, option = first
+    first_text = f" (first: {described})" if described else ""
+    say = f"if the rules text says what such lines are, add {option}, else " if option else "add "
     raise PuzzleError(
-        f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}; "
-        "add --ignore-drawings to solve without them"
+        f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}"
+        f"{first_text}; {say}--ignore-drawings to solve without them"
     )
+
+
+def _first_line(data: Mapping[str, Any]) -> tuple[str, str]:
+    """The first line drawing that renders no stored constraint, described, with its option."""
+    for index in _blocking_entries(data).get("line", []):
+        return describe_line(data["line"][index])
+    return "", ""
+
+
+def _with_typed(data: Mapping[str, Any], options: ReadOptions) -> dict[str, Any]:
+    """The data with the drawings the user typed (--line, --cell) read as constraints: their
+    entries added under the constraints' keys, the drawings read taken out."""
+    typed, read = read_typed(data, _blocking_entries(data), options)
+    out = dict(data)
+    for key, indices in read.items():
+        out[key] = [entry for i, entry in enumerate(data[key]) if i not in indices]
+    for key, entries in typed.items():
+        present = out.get(key)
+        out[key] = (present if isinstance(present, list) else []) + entries
+    return out
 
 
 def describe_counts(counts: Mapping[str, int]) -> str:
@@ -221,20 +250,27 @@ def describe_counts(counts: Mapping[str, int]) -> str:
 
 def blocking_drawings(data: Mapping[str, Any]) -> dict[str, int]:
     """How many drawings of each key do not render a stored constraint (in key order)."""
+    counts = {key: len(found) for key, found in _blocking_entries(data).items()}
     stored = _stored_groups(data)
-    counts: dict[str, int] = {}
+    if coloured := _unexplained_colours(data.get("grid"), stored):
+        counts["cell colour"] = coloured
+    return counts
+
+
+def _blocking_entries(data: Mapping[str, Any]) -> dict[str, list[int]]:
+    """The indices of the drawings of each key that render no stored constraint."""
+    stored = _stored_groups(data)
+    found: dict[str, list[int]] = {}
     for key in DRAWING_KEYS:
         entries = data.get(key)
         if not entries:
             continue
         if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
             raise PuzzleError(f"f-puzzles key {key!r} must be a list of objects")
-        count = sum(not _renders_stored(key, entry, data, stored) for entry in entries)
-        if count:
-            counts[key] = count
-    if coloured := _unexplained_colours(data.get("grid"), stored):
-        counts["cell colour"] = coloured
-    return counts
+        indices = [i for i, e in enumerate(entries) if not _renders_stored(key, e, data, stored)]
+        if indices:
+            found[key] = indices
+    return found
 
 
 def _unexplained_colours(grid: Any, stored: set[frozenset[str]]) -> int:

@@ -1,0 +1,144 @@
+"""`--line` and `--cell` on f-puzzles data: its generic `line` drawings (cells, `outlineC`,
+`width`) and `circle`/`rectangle` shapes carry no type, as SudokuPad's pictures carry none, so
+the user names it from the rules text. One mechanism serves both sites: the drawings are put as
+the SudokuPad pictures they look like and read by the same reader (its type list, its bulb,
+end and centre marks, its refusals), so a style means the same on either site."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from satsudoku.errors import PuzzleError
+from satsudoku.io.sudokupad_lines import LINE_TYPES, option_colour, rgba
+from satsudoku.io.sudokupad_pictures import _Reader
+from satsudoku.io.text import ReadOptions
+
+Picture = Mapping[str, Any]
+_SHAPES = {"circle": True, "rectangle": False}  # f-puzzles key → rounded
+
+
+def read_typed(
+    data: Mapping[str, Any], blocking: Mapping[str, list[int]], options: ReadOptions
+) -> tuple[dict[str, Any], dict[str, set[int]]]:
+    """The f-puzzles constraints the user's --line/--cell types make of the blocking line
+    drawings (`blocking`: indices per key that render no stored constraint) and the shapes,
+    and the indices read per key. Errors name f-puzzles, the drawing and the option."""
+    size = int(data["size"])
+    lines = [_entries(data, "line")[i] for i in blocking.get("line", [])]
+    # Every shape may be a line's mark: a bulb on a cell a stored constraint starts at is not
+    # blocking alone (it may render that one), yet is the typed thermometer's too.
+    shapes: list[tuple[str, int]] = [
+        (key, i)
+        for key in _SHAPES
+        for i, entry in enumerate(_entries(data, key))
+        if _one_or_two(entry)
+    ]
+    pictures: dict[str, list[Picture]] = {
+        "lines": [_line_picture(entry) for entry in lines],
+        "overlays": [_shape_picture(key, data[key][i]) for key, i in shapes],
+    }
+    reader = _Reader(size, pictures)
+    try:
+        out = reader.typed(options.lines)
+        for key, entries in reader.marked(options.cells).items():
+            out.setdefault(key, []).extend(entries)
+    except PuzzleError as exc:
+        raise PuzzleError(exc.message.replace("SudokuPad: ", "f-puzzles: ", 1)) from None
+    read: dict[str, set[int]] = {}
+    line_index = blocking.get("line", [])
+    if taken := {line_index[i] for i in range(len(lines)) if i not in reader.left["lines"]}:
+        read["line"] = taken
+    for n, (key, i) in enumerate(shapes):
+        if n not in reader.left["overlays"]:
+            read.setdefault(key, set()).add(i)
+    _claim_even_middles(data, out, shapes, reader, read)
+    return out, read
+
+
+def _entries(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _one_or_two(entry: Mapping[str, Any]) -> bool:
+    cells = entry.get("cells")
+    return isinstance(cells, list) and 1 <= len(cells) <= 2
+
+
+def _rc(name: Any) -> tuple[float, float]:
+    """A cell name's centre in SudokuPad's coordinates (row, column; a cell spans 1)."""
+    text = str(name).upper()
+    if not text.startswith("R") or "C" not in text:
+        raise PuzzleError(f"f-puzzles: {str(name)[:12]!r} is not a cell RrCc")
+    row, col = text[1:].split("C", 1)
+    if not (row.isdigit() and col.isdigit() and len(row) < 4 and len(col) < 4):
+        raise PuzzleError(f"f-puzzles: {str(name)[:12]!r} is not a cell RrCc")
+    return int(row) - 0.5, int(col) - 0.5
+
+
+def _line_picture(entry: Mapping[str, Any]) -> Picture:
+    """An f-puzzles line entry (one or more cell lists) as a SudokuPad line: its first list
+    (an entry of several is refused by the reader's path, being read as one walk)."""
+    groups = entry.get("lines")
+    points: list[Any] = []
+    if isinstance(groups, list) and len(groups) == 1 and isinstance(groups[0], list):
+        points = [list(_rc(c)) for c in groups[0][: 4 * 64 * 64]]
+    return {"color": entry.get("outlineC"), "thickness": entry.get("width"), "wayPoints": points}
+
+
+def _shape_picture(key: str, entry: Mapping[str, Any]) -> Picture:
+    """A circle or rectangle on one cell (or centred between two) as a SudokuPad overlay."""
+    centres = [_rc(c) for c in entry["cells"]]
+    centre = [sum(p[0] for p in centres) / len(centres), sum(p[1] for p in centres) / len(centres)]
+    return {
+        "center": centre,
+        "width": entry.get("width"),
+        "height": entry.get("height"),
+        "backgroundColor": entry.get("baseC"),
+        "borderColor": entry.get("outlineC"),
+        "rounded": _SHAPES[key],
+        "text": entry.get("value", ""),
+    }
+
+
+def _claim_even_middles(
+    data: Mapping[str, Any],
+    out: Mapping[str, list[dict[str, Any]]],
+    shapes: Sequence[tuple[str, int]],
+    reader: _Reader,
+    read: dict[str, set[int]],
+) -> None:
+    """A zipper line of even length has no centre cell; f-puzzles setters mark its centre by
+    a shape of the line's colour over its two middle cells, which is part of its picture."""
+    for entry in out.get("zipperline", []):
+        for line in entry["lines"]:
+            if len(line) % 2:
+                continue
+            middle = {str(c).lower() for c in line[len(line) // 2 - 1 : len(line) // 2 + 1]}
+            for n, (key, i) in enumerate(shapes):
+                shape = data[key][i]
+                if (
+                    n in reader.left["overlays"]
+                    and {str(c).lower() for c in shape["cells"]} == middle
+                ):
+                    del reader.left["overlays"][n]
+                    read.setdefault(key, set()).add(i)
+                    break
+
+
+def describe_line(entry: Mapping[str, Any]) -> tuple[str, str]:
+    """An f-puzzles line drawing as a refusal names it (`line CDB1EC (width 0.3) through r1c1
+    r2c1 …`) and the option that could read it ('' when its colour is not hex)."""
+    colour = entry.get("outlineC")
+    groups = entry.get("lines")
+    cells = groups[0] if isinstance(groups, list) and groups and isinstance(groups[0], list) else []
+    out = "line" + (f" {option_colour(colour)}" if colour is not None else "")
+    if isinstance(entry.get("width"), int | float):
+        out += f" (width {entry['width']:g})"
+    if cells:
+        out += " through " + " ".join(str(c).lower()[:8] for c in cells[:8])
+        out += " …" if len(cells) > 8 else ""
+    if rgba(str(colour)) is None:
+        return out, ""
+    return out, f"--line {option_colour(colour)}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
