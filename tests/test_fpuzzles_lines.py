@@ -144,3 +144,25 @@ def test_aad_van_ced_zippers_solves_to_its_published_solution() -> None:
     entry = corpus_entry("0091")
     puzzle = read(entry["encoded_puzzle"], "cdb1ec=zipperline")
     assert answer(puzzle) == ("unique", entry["solution"])
+
+
+def test_a_thermometer_branch_drawn_alone_runs_from_the_bulb() -> None:
+    """f-puzzles draws a branch as its own line starting mid-thermometer, with no bulb."""
+    trunk = line(["R4C4", "R3C4", "R3C3"])  # 1 < 3 < 4
+    branch = line(["R3C4", "R4C3"])  # from r3c4 (3): r4c3 must pass 3, so 4
+    text = payload(line=[trunk, branch], circle=[circle("R4C4")])
+    puzzle = read(text, "bfbfbf=thermometer")
+    (rule,) = puzzle.rules
+    assert sorted(rule.lines) == [((3, 3), (2, 3), (2, 2)), ((3, 3), (2, 3), (3, 2))]
+    assert answer(puzzle)[0] == "unsatisfiable"  # r4c3 is 2 in every completion
+    loose = payload(line=[trunk, line(["R4C1", "R4C2"])], circle=[circle("R4C4")])
+    with pytest.raises(PuzzleError, match="needs a round bulb"):
+        read(loose, "bfbfbf=thermometer")  # touches no thermometer: no bulb to run from
+
+
+def test_the_two_headed_martian_solves_to_its_published_solution() -> None:
+    """Sudoku-Bench puzzle_0050 (f-puzzles): green German whispers, grey slow thermometers, one
+    with a branch drawn as a line of its own."""
+    entry = corpus_entry("0050")
+    puzzle = read(entry["encoded_puzzle"], "56ff00=whispers", "bfbfbf=slowthermometer")
+    assert answer(puzzle) == ("unique", entry["solution"])

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satsudoku.errors import PuzzleError
-from satsudoku.io.sudokupad_lines import LINE_TYPES, option_colour, rgba
+from satsudoku.io.sudokupad_lines import LINE_TYPES, LineType, option_colour, rgba
 from satsudoku.io.sudokupad_pictures import _Reader
 from satsudoku.io.text import ReadOptions
 
@@ -38,6 +38,7 @@ def read_typed(
         "lines": [_line_picture(entry) for entry in lines],
         "overlays": [_shape_picture(key, data[key][i]) for key, i in shapes],
     }
+    _join_branches(pictures, options.lines)
     reader = _Reader(size, pictures)
     try:
         out = reader.typed(options.lines)
@@ -54,6 +55,55 @@ def read_typed(
             read.setdefault(key, set()).add(i)
     _claim_even_middles(data, out, shapes, reader, read)
     return out, read
+
+
+def _join_branches(pictures: dict[str, list[Picture]], types: Sequence[LineType]) -> None:
+    """A branch of a thermometer drawn in f-puzzles as a line of its own, starting on a cell of
+    another thermometer of the style with a bulb and having none itself, is put as that branch
+    from the bulb (the other line's cells up to it, then its own): each branch of a thermometer
+    runs from the bulb. A line with a bulb, or with no such start, is left for the reader."""
+    bulbs = {
+        (_place(p.get("center")), colour[:6])
+        for p in pictures["overlays"]
+        if p.get("rounded")
+        for colour in (rgba(str(p.get("backgroundColor"))), rgba(str(p.get("borderColor"))))
+        if colour is not None
+    }
+    kinds = [next((t for t in types if t.matches(line)), None) for line in pictures["lines"]]
+
+    def own_bulb(line: Picture) -> list[Any] | None:
+        """The line's points from its bulb end, when exactly one end holds a bulb."""
+        points = list(line["wayPoints"])
+        colour = (rgba(str(line.get("color"))) or "")[:6]
+        at = [end for end in (0, -1) if points and (_place(points[end]), colour) in bulbs]
+        if len(at) != 1:
+            return None
+        return points if at[0] == 0 else points[::-1]
+
+    trunks = [
+        own_bulb(line) if kind is not None and LINE_TYPES[kind.kind][1] == "bulb" else None
+        for line, kind in zip(pictures["lines"], kinds, strict=True)
+    ]
+    for i, line in enumerate(pictures["lines"]):
+        kind, points = kinds[i], line["wayPoints"]
+        if kind is None or trunks[i] is not None or LINE_TYPES[kind.kind][1] != "bulb":
+            continue
+        if len(points) < 2:
+            continue
+        starts = [
+            (trunk[: trunk.index(end)], mine)
+            for j, trunk in enumerate(trunks)
+            if trunk is not None and kinds[j] == kind
+            for end, mine in ((points[0], points), (points[-1], points[::-1]))
+            if end in trunk and mine[-1] not in trunk
+        ]
+        if len(starts) == 1:
+            stem, mine = starts[0]
+            pictures["lines"][i] = {**line, "wayPoints": stem + mine}
+
+
+def _place(point: Any) -> tuple[float, float] | None:
+    return (float(point[0]), float(point[1])) if isinstance(point, list) else None
 
 
 def _entries(data: Mapping[str, Any], key: str) -> list[Any]:
