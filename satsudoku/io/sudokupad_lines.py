@@ -102,13 +102,19 @@ def parse_line_type(text: str) -> LineType:
             "(e.g. f067f0=renban, cccccc:19=thermometer)"
         )
     digits, width, kind = match.groups()
-    if len(digits) not in (3, 4, 6, 8):
-        raise ValueError(f"{digits!r} is not a colour: 3, 4, 6 or 8 hex digits")
+    colour = _spec_colour(digits)
     if kind not in LINE_TYPES:
         raise ValueError(f"line type {kind!r} is not one of {', '.join(LINE_TYPES)}")
-    full = rgba("#" + digits) or ""
-    colour = full if len(digits) in (4, 8) else full[:6]
     return LineType(colour, float(width) if width else None, kind)
+
+
+def _spec_colour(digits: str) -> str:
+    """An option's hex colour as pictures' colours are compared: RRGGBB, or RRGGBBAA when an
+    alpha was given; ValueError unless 3, 4, 6 or 8 hex digits."""
+    if len(digits) not in (3, 4, 6, 8):
+        raise ValueError(f"{digits!r} is not a colour: 3, 4, 6 or 8 hex digits")
+    full = rgba("#" + digits) or ""
+    return full if len(digits) in (4, 8) else full[:6]
 
 
 def walk_lines(
@@ -192,9 +198,7 @@ def parse_cell_type(text: str) -> CellType:
     if not match:
         raise ValueError(f"{text!r:.60} is not COLOUR[:round|square]=TYPE (e.g. d4da31:round=odd)")
     digits, shape, kind = match.groups()
-    if len(digits) not in (3, 4, 6, 8):
-        raise ValueError(f"{digits!r} is not a colour: 3, 4, 6 or 8 hex digits")
+    colour = _spec_colour(digits)
     if kind not in CELL_TYPES:
         raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES)}")
-    full = rgba("#" + digits) or ""
-    return CellType(full if len(digits) in (4, 8) else full[:6], shape, kind)
+    return CellType(colour, shape, kind)
