@@ -53,6 +53,9 @@ REFUSED_MODELS = {
     "variants/real/parity-snowflake.json": "rule 'parityline'",
     "variants/real/rellik-6x6.json": "rule 'rellik'",
     "variants/real/tendril-battle.json": "rule 'sumcage'",
+    "variants/cells/counting-circles-6x6.json": "rule 'countingcircles'",
+    "variants/real/counting-circles-intro-4x4.json": "rule 'countingcircles'",
+    "variants/real/zippers-and-circles-4x4.json": "rule 'countingcircles'",
 }
 
 
@@ -304,6 +307,7 @@ def test_unexpressible_rule_is_refused_by_name(kind: str) -> None:
         "parityline": {"type": "parityline", "lines": [["r5c1", "r5c2"]]},
         "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
         "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"]]},
+        "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2"]},
     }
     puzzle = Puzzle.empty(Shape(3, 3), [make_rule(examples[kind], Shape(3, 3))])
     with pytest.raises(PuzzleError, match=f"rule '{kind}' cannot be written"):

@@ -64,6 +64,7 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
     "parityline": {"type": "parityline", "lines": [["r5c1", "r5c2"]]},
     "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
     "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"], ["r3c3", "r2c3"]]},
+    "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2", "r5c5"]},
 }
 ALL_EXAMPLES = {**{kind: spec for kind, (spec, _) in EXAMPLES.items()}, **MORE_EXAMPLES}
 
@@ -103,6 +104,7 @@ def test_every_rule_type_draws_something(kind: str) -> None:
         ("greaterthan", "greaterthan", 2),
         ("odd", "odd", 2),
         ("even", "even", 1),
+        ("countingcircles", "countingcircle", 3),
         ("minimum", "minimum", 2),
         ("maximum", "maximum", 1),
         ("quadruple", "quadruple", 1),

@@ -86,8 +86,8 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         type=cell_argument,
         metavar="COLOUR[:round|square]=TYPE",
-        help="SudokuPad: cells holding a circle or square of this colour are TYPE (odd, even), "
-        "as the rules text says",
+        help="SudokuPad: cells holding a circle or square of this colour are TYPE (odd, even, "
+        "countingcircles), as the rules text says",
     )
     parser.add_argument(
         "--unique-cages",

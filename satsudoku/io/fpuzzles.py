@@ -16,6 +16,7 @@ from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import check_solution, puzzle_from_document
 from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
 from satsudoku.io.fpuzzles_typed import describe_line, read_typed
+from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.text import ReadOptions
@@ -108,6 +109,7 @@ def fpuzzles_puzzle(
     different puzzle.
     """
     try:
+        refuse_redefined_values(str(data.get("ruleset", "")), site)
         if site == "f-puzzles" and (options.lines or options.cells):
             data = _with_typed(data, options)
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
@@ -708,6 +710,9 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),
+    # Not an f-puzzles key: where `--cell COLOUR=countingcircles` puts the circles it reads
+    # (SudokuPad and f-puzzles alike), all of them one rule.
+    "countingcircles": _cell_rule("countingcircles"),
     "rowindexer": indexer("rows"),
     "columnindexer": indexer("columns"),
     "boxindexer": indexer("boxes"),

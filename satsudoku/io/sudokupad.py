@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from satsudoku.errors import PuzzleError
 from satsudoku.io.fpuzzles import describe_counts, fpuzzles_puzzle, short_source
+from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import MAX_SIZE, load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.sclzip import unzip
@@ -54,6 +55,7 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
     try:
         data, drawings, first = fpuzzles_reading(sudokupad_json(text), options)
         ruleset = str(data.get("ruleset", ""))
+        refuse_redefined_values(ruleset, "SudokuPad")
         unread = [n for n in global_rules_named(ruleset) if not any(map(data.get, _KEYS[n]))]
         named = ", ".join(unread)
         hint = (

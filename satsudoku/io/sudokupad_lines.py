@@ -166,14 +166,15 @@ def option_colour(colour: Any) -> str:
 
 # --- `--cell COLOUR[:round|square]=TYPE`: cells marked by a shape of a colour ---
 
-CELL_TYPES = ("odd", "even")
+CELL_TYPES = ("odd", "even", "countingcircles")
 _CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
 
 
 @dataclass(frozen=True)
 class CellType:
     """Cells holding a circle (`round`) or square of this colour, filled, with no text, are
-    `kind` (odd or even: "the yellow circles contain odd digits")."""
+    `kind` (odd, even: "the yellow circles contain odd digits"; countingcircles: "a digit in
+    a circle says how many circles hold it", all such cells one rule)."""
 
     colour: str  # RRGGBB or RRGGBBAA, upper case
     shape: str | None  # "round", "square" or None for either
@@ -193,7 +194,8 @@ class CellType:
 
 
 def parse_cell_type(text: str) -> CellType:
-    """`COLOUR[:round|square]=odd|even` → a CellType; ValueError with the reason, one line."""
+    """`COLOUR[:round|square]=TYPE` (TYPE one of CELL_TYPES) → a CellType; ValueError with
+    the reason, one line."""
     match = _CELL_SPEC.match(text.strip())
     if not match:
         raise ValueError(f"{text!r:.60} is not COLOUR[:round|square]=TYPE (e.g. d4da31:round=odd)")

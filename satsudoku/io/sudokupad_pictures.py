@@ -18,6 +18,7 @@ from typing import Any
 
 from satsudoku.errors import PuzzleError
 from satsudoku.io.sudokupad_lines import (
+    CELL_TYPES,
     LINE_TYPES,
     READ_APART,
     WHISPER_DIFFERENCE,
@@ -1007,7 +1008,7 @@ def _option(key: str, picture: Picture) -> str:
         and size is not None
         and all(0 < side <= 1 for side in size)
     ):
-        return f"--cell {option_colour(fill)}=TYPE (odd, even)"
+        return f"--cell {option_colour(fill)}=TYPE ({', '.join(CELL_TYPES)})"
     return ""
 
 

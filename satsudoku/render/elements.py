@@ -297,6 +297,14 @@ def _parity(kind: str) -> Drawer:
     return draw
 
 
+def _counting_circles(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
+    """A white disc with a black ring in each cell, as the published puzzles draw them."""
+    for cell in scene.cells(spec["cells"]):
+        at = scene.canvas.centre(cell)
+        ring = dict(fill="#FFFFFF", stroke="#000000", stroke_width=0.03 * CELL)
+        scene.add(Layer.SHADING, circle(at, 0.4 * CELL, **ring, class_="countingcircle"))
+
+
 def _fortress(kind: str) -> Drawer:
     """Minimum and maximum cells: grey shading with a chevron at each side pointing in
     (minimum: the neighbours are larger) or out (maximum)."""
@@ -575,4 +583,5 @@ DRAWERS: dict[str, Drawer] = {
     "clone": _clone,
     "indexer": _indexer,
     "givencandidates": _given_candidates,
+    "countingcircles": _counting_circles,
 }

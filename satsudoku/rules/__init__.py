@@ -121,6 +121,7 @@ def _load_builtin_rules() -> None:
         cells,
         chess,
         classic,
+        counting,
         dots,
         groups,
         indexers,
