@@ -29,6 +29,7 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
+from satsudoku.proof.binary import added_clauses
 from satsudoku.proof.certificate import (
     SEARCH_PROOF_WRITER,
     CertificateTimeoutError,
@@ -391,7 +392,6 @@ class _Prover:
         top = self.n**3
         root = _Propagator(self.formula.clauses)
         closure = set() if root.empty else root.root
-        root.close()
         absent = frozenset(-lit for lit in closure if -top <= lit < 0)
         self.automata = extend_sums(
             [(index.cells, index.weights, index.total, index.groups) for index in sums],
@@ -401,6 +401,10 @@ class _Prover:
         if all(a is not None and a.covered for a in self.automata):
             trusting = {kernel._pair, kernel._cage, kernel._sum}
             self.trusted = self.steps <= trusting and self.cages_ok
+        if self.trusted or self._oracle is not None or self._unloaded:
+            root.close()  # a trusted search may never need one: built again if it does
+        else:
+            self._oracle = root  # no lemma yet: it is the propagator `_propagator` would build
 
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
@@ -601,8 +605,12 @@ class _Prover:
         if any(step == kernel._sum for _, step, _ in kernel.extras) and (
             not self.automata or None in self.automata
         ):
-            candidates = list(state_supports(self.formula.clauses, self.n))
-            if len(candidates) > _STATE_CANDIDATES * self.n**3:
+            cap = _STATE_CANDIDATES * self.n**3
+            # Every state of an inner layer but the last has a candidate (s → its successors):
+            # past the cap on that count alone, the formula is not read for the rest.
+            inner = sum(len(layer) for sums in self.formula.sums for layer in sums.states[1:-2])
+            candidates = [] if inner > cap else list(state_supports(self.formula.clauses, self.n))
+            if len(candidates) > cap:
                 candidates = []  # a 78-cell arrow has 26,273: checking them outlasts the search
             for clause in candidates:
                 if self._refutes([-lit for lit in clause]):
@@ -729,12 +737,12 @@ class _Prover:
                     raise CertificateTimeoutError("the bitmask proof search did not finish in time")
                 if answer:
                     raise BackendBugError(f"the kernel removed {lit} at the root, a model has it")
-            lines = [line for line in solver.get_proof() if line.strip() and line[0] != "d"]
+            lemmas = added_clauses(solver)
         finally:
             solver.delete()
-        for line in lines:
-            self._emit([int(x) for x in line.split()[:-1]])
-        self.stats["cdcl_lemmas"] += len(lines)
+        for lemma in lemmas:
+            self._emit(lemma)
+        self.stats["cdcl_lemmas"] += len(lemmas)
 
     def _block(self, solution: Grid) -> None:
         """The blocking clause joins the formula (its last clause) and the propagator."""
@@ -780,9 +788,9 @@ def prove_by_search(
             f"bitmask proofs use the extended encoding, not {encoding.value} "
             "(use --encoding extended, or --proof-by sat)"
         )
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
-    encoded = time.perf_counter()
+    encoded, encoded_cpu = time.perf_counter(), time.process_time()
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
     try:
         status = prover.run()
@@ -798,6 +806,7 @@ def prove_by_search(
         **prover.stats,
         "lemmas": prover.lemmas,
         "encode_s": encoded - start,  # the certificate's formula: any paradigm's proof needs it
+        "encode_cpu_s": encoded_cpu - cpu,  # the same in CPU seconds of this process
         "time_s": time.perf_counter() - start,
     }
     if status == "multiple":
