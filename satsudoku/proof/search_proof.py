@@ -72,11 +72,19 @@ class _Propagator:
     """
 
     def __init__(self, clauses: Sequence[Clause]) -> None:
-        self.empty = any(not clause for clause in clauses)  # then everything conflicts
-        longer = [clause for clause in clauses if len(clause) > 1]
-        self.solver = new_solver(PROPAGATOR, bootstrap_with=longer)
+        units: list[Clause] = []
+        longer: list[Clause] = []
+        self.empty = False  # an empty clause: then everything conflicts
+        for clause in clauses:  # one pass: an 81-term arrow's formula has 317,000 clauses
+            if len(clause) > 1:
+                longer.append(clause)
+            elif clause:
+                units.append(clause)
+            else:
+                self.empty = True
+        self.solver = new_solver(PROPAGATOR)
+        self.solver.append_formula(longer)
         self.root: set[int] = set()
-        units = [clause for clause in clauses if len(clause) == 1]
         ok, implied = self.solver.propagate(assumptions=[unit[0] for unit in units])
         self._root(ok, implied, units)
 
