@@ -12,6 +12,8 @@ import itertools
 import random
 from collections.abc import Callable
 
+import pytest
+
 from satsudoku.proof.drat import check_drat
 
 Clause = list[int]
@@ -138,3 +140,112 @@ def test_a_refutation_that_ignoring_unit_deletions_would_accept_is_refused() -> 
     ]
     assert satisfiable(7, [[-4, 5]])
     assert not check_drat([[-4, 5]], steps).ok
+
+
+def naive_rup(clauses: list[Clause], lits: Clause) -> bool:
+    """Whether unit propagation over `clauses` (scanned to a fixed point) refutes not-lits."""
+    true = {-lit for lit in lits}
+    if any(-lit in true for lit in true):
+        return True
+    changed = True
+    while changed:
+        changed = False
+        for clause in clauses:
+            if any(lit in true for lit in clause):
+                continue
+            open_ = [lit for lit in clause if -lit not in true]
+            if not open_:
+                return True
+            if len(open_) == 1:
+                true.add(open_[0])
+                changed = True
+    return False
+
+
+def naive_accepts(formula: list[Clause], steps: list[tuple[bool, Clause]]) -> bool:
+    """A forward checker written for this test only: every lemma, in order, RUP over all
+    clauses before it or RAT on its first literal, up to the first empty clause; deletions
+    ignored, as satsudoku's checker ignores them."""
+    clauses = [list(c) for c in formula]
+    for deleted, lemma in steps:
+        if deleted:
+            continue
+        ok = (
+            naive_rup(clauses, lemma)
+            or bool(lemma)
+            and all(
+                naive_rup(clauses, [*lemma, *(lit for lit in clause if lit != -lemma[0])])
+                for clause in clauses
+                if -lemma[0] in clause
+            )
+        )
+        if not ok:
+            return False
+        if not lemma:
+            return True
+        clauses.append(list(lemma))
+    return False
+
+
+def with_unit_chains(seed: int) -> Case:
+    """Unit lemmas and binary implications between them, spread through a random proof: the
+    checker keeps what active units imply between checks and must undo it when a lemma it
+    used is passed (checks run newest first)."""
+    variables, formula, steps = random_case(seed)
+    rng = random.Random(seed ^ 0x5EED)
+    top = max([variables, *(abs(lit) for _, c in steps for lit in c)])
+    for _ in range(rng.randint(2, 10)):
+        where = rng.randint(0, len(steps) - 1)
+        roll = rng.random()
+        a = rng.choice([-1, 1]) * rng.randint(1, top)
+        b = rng.choice([-1, 1]) * rng.randint(1, top + 2)
+        lemma = [a] if roll < 0.45 else [b, -a] if roll < 0.9 else [b, -a, a]
+        steps.insert(where, (False, lemma))
+    return variables, formula, steps
+
+
+@pytest.mark.parametrize("make", [random_case, with_units, with_unit_chains])
+def test_what_a_naive_forward_checker_accepts_is_accepted_and_nothing_unsound(
+    make: Callable[[int], Case],
+) -> None:
+    # Completeness where it is decidable by hand: a proof every lemma of which is RUP or RAT
+    # over all clauses before it is valid, whatever the checker keeps between checks.
+    both = 0
+    for seed in range(300):
+        variables, formula, steps = make(seed)
+        verdict = check_drat(formula, steps)
+        if naive_accepts(formula, steps):
+            assert verdict.ok, (seed, formula, steps, verdict.message)
+            both += 1
+        if verdict.ok:
+            assert not satisfiable(variables, formula), (seed, formula, steps)
+    assert both > 60, both  # not a trivial sample
+
+
+def test_unit_propagation_at_falling_limits_matches_a_naive_one() -> None:
+    """The checker keeps what the active unit clauses imply between checks, undoing and
+    redoing it as the limit falls past clauses it used; at every limit its RUP answer must be
+    the naive one over the clauses below the limit (neither more: unsound, nor less)."""
+    from satsudoku.proof.drat import _Checker
+
+    compared = refuted = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        variables = rng.randint(3, 8)
+        formula = [random_clause(rng, variables, rng.randint(2, 3)) for _ in range(variables)]
+        lemmas: list[Clause] = []
+        for _ in range(rng.randint(5, 40)):
+            width = rng.choice([1, 1, 1, 2, 2, 3])
+            lemmas.append(random_clause(rng, variables + 2, width))
+        clauses = formula + lemmas
+        checker = _Checker(formula, lemmas)
+        limit = len(clauses)
+        while limit >= len(formula):
+            for _ in range(3):
+                query = random_clause(rng, checker.off, rng.randint(0, 3))  # its variables
+                ours = checker.rup(query, limit) is not None
+                assert ours == naive_rup(clauses[:limit], query), (seed, limit, query)
+                compared += 1
+                refuted += ours
+            limit -= rng.randint(1, 3)
+    assert compared > 2000 and 0.2 * compared < refuted < 0.9 * compared, (compared, refuted)

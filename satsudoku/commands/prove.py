@@ -256,7 +256,7 @@ def _report(
     `folder` if given, and describe both; False when the check rejects our own proof.
 
     A check that runs out of time proves nothing yet: the verdict is then unknown, and the
-    certificate is still written for `verify-certificate`, which has no time limit.
+    certificate is still written for `verify-certificate` (its own limit: 60 s + 60 s a MiB).
     """
     certificate = answer.certificate
     assert certificate is not None

@@ -9,7 +9,13 @@ from typing import Any
 
 from satsudoku.commands.common import positive_float
 from satsudoku.errors import PuzzleError
-from satsudoku.proof.certificate import MAX_PROOF_BYTES, CertificateCheck, verify_certificate
+from satsudoku.proof.certificate import (
+    CHECK_SECONDS,
+    CHECK_SECONDS_PER_MIB,
+    MAX_PROOF_BYTES,
+    CertificateCheck,
+    verify_certificate,
+)
 from satsudoku.proof.files import CERTIFICATE_FILES, opened_folder, present
 
 
@@ -41,7 +47,8 @@ def register(subparsers: Any) -> None:
         type=positive_float,
         metavar="S",
         help="seconds for each certificate's DRAT check; past it the certificate is REJECTED "
-        "(default: no limit; checking a stranger's proof can take time quadratic in its size)",
+        f"(default: {CHECK_SECONDS:.0f} s + {CHECK_SECONDS_PER_MIB:.0f} s per MiB of proof.drat; "
+        "checking a stranger's proof can take time quadratic in its size)",
     )
     parser.set_defaults(run=run)
 

@@ -72,6 +72,7 @@ SEARCH_PROOF_WRITER = "bitmask"  # proofs written by the bitmask search (proof/s
 # re-encoded puzzle, solution.txt's from its size) or to a bound the caller states (the proof).
 MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document (io.limits' cap)
 MAX_PROOF_BYTES = 64 * 1024 * 1024  # the default (checking takes ~20x that); --max-proof-mib
+CHECK_SECONDS, CHECK_SECONDS_PER_MIB = 60.0, 60.0  # `default_check_seconds`
 
 
 class CertificateTimeoutError(Exception):
@@ -261,15 +262,16 @@ def verify_certificate(
     them. Files inside the folder are never read through a symlink. `timeout` seconds bound
     the DRAT check: backward checking can take time quadratic in a proof's size (each lemma's
     unit propagation may run through all earlier ones), so a stranger's proof within the size
-    limit can still run for hours; past it the certificate is rejected, naming the limit.
+    limit could run for hours; past it the certificate is rejected, naming the limit. Without
+    `timeout` the limit grows with the proof (`default_check_seconds`); `math.inf` lifts it.
     """
     folder = Path(directory)
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    clock = _CheckClock(timeout)
     try:
         with opened_folder(folder) as fd:
-            return _verify(folder, fd, use_drat_trim, max_proof_bytes, deadline)
+            return _verify(folder, fd, use_drat_trim, max_proof_bytes, clock)
     except OutOfTime:
-        return CertificateCheck(False, (f"proof.drat: not checked within --timeout {timeout:g} s",))
+        return CertificateCheck(False, (f"proof.drat: not checked within {clock.shown()}",))
     except PuzzleError as exc:
         return CertificateCheck(False, (exc.located(),))
     except OSError as exc:
@@ -278,8 +280,41 @@ def verify_certificate(
         return CertificateCheck(False, ("out of memory while checking it",))
 
 
+def default_check_seconds(proof_bytes: int) -> float:
+    """The DRAT check's time limit when none is given: in proportion to what the proof holds.
+
+    Honest proofs check at 2-20 s of CPU per MiB (a 9x9 variant's 0.6 MiB bitmask proof:
+    4-13 s; SAT proofs are far shorter), so 60 s plus 60 s per MiB leaves them a wide margin
+    on a loaded machine, while a crafted proof cannot hold the checker for hours: a 64 MiB
+    proof gets at most 65 minutes.
+    """
+    return CHECK_SECONDS + CHECK_SECONDS_PER_MIB * proof_bytes / (1 << 20)
+
+
+@dataclass
+class _CheckClock:
+    """The DRAT check's time limit: given, or set once the proof is read (by its size)."""
+
+    given: float | None
+    limit: float | None = None
+
+    def deadline(self, proof_bytes: int) -> float:
+        """The perf_counter time at which a check starting now must stop."""
+        self.limit = self.given if self.given is not None else default_check_seconds(proof_bytes)
+        return time.perf_counter() + self.limit
+
+    def shown(self) -> str:
+        if self.given is not None:
+            return f"--timeout {self.given:g} s"
+        limit = self.limit if self.limit is not None else CHECK_SECONDS
+        return (
+            f"the default {limit:.0f} s ({CHECK_SECONDS:.0f} s + {CHECK_SECONDS_PER_MIB:.0f} s "
+            "per MiB of proof; --timeout S allows more)"
+        )
+
+
 def _verify(
-    folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int, deadline: float | None
+    folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int, clock: _CheckClock
 ) -> CertificateCheck:
     """`verify_certificate` on the open folder `fd`, raising PuzzleError for what is unreadable."""
     missing = [name for name in CERTIFICATE_FILES if name not in present(fd, CERTIFICATE_FILES)]
@@ -302,7 +337,10 @@ def _verify(
             f"{encoding.value} encoding has {rules.num_vars}"
         )
     why = "for a proof (raise it with --max-proof-mib)"
-    steps = _parsed(fd, "proof.drat", max_proof_bytes, parse_drat, why)
+    proof_bytes = read_bounded(fd, "proof.drat", max_proof_bytes, why)
+    steps = _parsed_bytes("proof.drat", proof_bytes, parse_drat)
+    proof_size = len(proof_bytes)
+    del proof_bytes
     messages: list[str] = []
     if solution is not None:
         if broken := violations(puzzle, solution):
@@ -314,7 +352,7 @@ def _verify(
         return CertificateCheck(False, (*messages, problem))
     derived = f"{aux} auxiliary variables re-derived" if aux else "no auxiliary variables"
     messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle ({derived})")
-    verdict = check_drat(clauses, steps, deadline)
+    verdict = check_drat(clauses, steps, clock.deadline(proof_size))
     messages.append(("proof.drat: " if verdict.ok else "proof.drat rejected: ") + verdict.message)
     # Checked once the evidence holds: its own faults say more than the bookkeeping they upset.
     mismatch = verdict.ok and _manifest_mismatch(manifest, puzzle, rules, clauses, steps)
@@ -424,8 +462,13 @@ def _parsed(
     fd: int, name: str, limit: int, parse: Callable[[bytes], T], why: str = "for this puzzle"
 ) -> T:
     """`parse` of the file's bytes (read up to `limit`); a PuzzleError naming the file."""
+    return _parsed_bytes(name, read_bounded(fd, name, limit, why), parse)
+
+
+def _parsed_bytes(name: str, data: bytes, parse: Callable[[bytes], T]) -> T:
+    """`parse(data)`, a PuzzleError naming the file `name` if it cannot be parsed."""
     try:
-        return parse(read_bounded(fd, name, limit, why))
+        return parse(data)
     except ProofFormatError as exc:
         raise PuzzleError(f"{name}: {exc.message}") from None
 

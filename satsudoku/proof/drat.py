@@ -8,10 +8,12 @@ Glucose-style proofs that delete reason clauses at level 0 pose no problem.
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import io
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import overload
 
 from satsudoku.deadline import check
@@ -238,6 +240,19 @@ def parse_drat(text: str | bytes) -> DratProof:
 _NONE = 2**62  # "no clause" in the arrays of clause ids below (every real id is smaller)
 
 
+@dataclass
+class _TopLevel:
+    """What the active unit clauses imply, kept between checks (`_Checker._top_level`)."""
+
+    trail: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where each unit's level begins
+    unit_of: list[int] = field(default_factory=list)  # its index in unit_ids
+    uses: list[tuple[int, int, int]] = field(default_factory=list)  # heap: -reason, pos, lit
+    next_unit: int = 0
+    limit: int = -1
+    conflict: int = -1
+
+
 class _Checker:
     """Unit propagation over formula + lemmas, where only clauses with id < limit are active.
 
@@ -273,7 +288,12 @@ class _Checker:
         self.clash = (_NONE, 0, 0)
         self._build(self.num_formula, size, with_isolated=False)
         trail: list[int] = []
-        self.base_conflict = self._propagate(trail, self.num_formula, 0) >= 0
+        conflict = self._fixed_conflict(self.num_formula)
+        if conflict < 0:
+            conflict = self._assign_units(trail, self.num_formula)
+        if conflict < 0:
+            conflict = self._propagate(trail, self.num_formula, 0)
+        self.base_conflict = conflict >= 0
         self.base = set(trail)
         for lit in trail:
             self.reason[abs(lit)] = -1  # base literals are never explained again
@@ -281,6 +301,7 @@ class _Checker:
         self.occ_start: array[int] | None = None  # literal -> its clause ids: `_occurring`
         self.occ: array[int] = array("q")
         self._build(count, size, with_isolated=True)
+        self._top = _TopLevel()
 
     def _simplify_all(self, count: int) -> None:
         """Drop base-false literals from every clause; wlen -1 where base satisfies it."""
@@ -354,14 +375,10 @@ class _Checker:
         self.reason[abs(lit)] = cid
         trail.append(lit)
 
-    def _propagate(self, trail: list[int], limit: int, head: int) -> int:
-        """Propagate active units and the trail from `head`; a conflicting clause id or -1."""
-        val, off, imp, watch = self.val, self.off, self.imp, self.watch
-        work, start, wlen = self.work, self.start, self.wlen
-        if self.first_empty < limit:
-            return self.first_empty
-        if self.clash[0] < limit:
-            return self.clash[1]
+    def _assign_units(self, trail: list[int], limit: int) -> int:
+        """Assign every active unit clause at once (the formula's, for the base); a unit
+        clause contradicting an earlier one, or -1."""
+        val, off, work, start = self.val, self.off, self.work, self.start
         for cid in self.unit_ids:
             if cid >= limit:
                 break  # ascending
@@ -370,6 +387,87 @@ class _Checker:
                 return cid
             if not val[lit + off]:
                 self._assign(lit, cid, trail)
+        return -1
+
+    def _top_level(self, limit: int) -> int:
+        """Bring the top level (the active unit clauses and all they imply) to `limit`; its
+        conflicting clause id, or -1.
+
+        Checks run newest lemma first, so `limit` only falls. Rebuilding the top level for
+        every check made each check walk every active unit lemma: a proof prepending a
+        million units on variables of its own binary lemmas made checking quadratic (0.9 MiB
+        of them: 1.5 -> 33 s). Each unit is assigned in clause order and propagated to a fixed
+        point before the next (one 'level' per unit, as a CDCL solver's decisions); when
+        `limit` falls below a clause the top level used (a unit, a reason, the conflict),
+        the levels from the first such use on are undone and redone without it. The levels
+        before it are still exactly what the active clauses imply, as a solver's lower
+        levels are after backjumping, and their watches still valid.
+        """
+        top, val, off, reason = self._top, self.val, self.off, self.reason
+        trail, starts = top.trail, top.starts
+        if limit > top.limit:
+            cut = 0  # (only on the first call: checks only go back)
+            top.next_unit = 0
+        else:
+            cut = len(trail) + 1
+            heap = top.uses
+            while heap and -heap[0][0] >= limit:
+                _, pos, lit = heapq.heappop(heap)
+                if pos < len(trail) and trail[pos] == lit and reason[abs(lit)] >= limit:
+                    cut = min(cut, pos)  # else stale: that position was undone since
+            if top.conflict >= limit:
+                cut = min(cut, starts[-1])  # the conflict is in the last level
+        if cut <= len(trail) and starts:
+            level = bisect.bisect_right(starts, cut) - 1 if cut else 0  # the level holding it
+            for lit in trail[starts[level] :]:
+                val[lit + off] = 0
+                reason[abs(lit)] = -1
+            del trail[starts[level] :]
+            top.next_unit = top.unit_of[level]
+            del starts[level:], top.unit_of[level:]
+            top.conflict = -1
+        top.limit = limit
+        if top.conflict >= 0:
+            return top.conflict
+        units, work, start = self.unit_ids, self.work, self.start
+        k = top.next_unit
+        while k < len(units) and units[k] < limit:
+            cid = units[k]
+            lit = work[start[cid]]
+            if val[lit + off]:
+                k += 1
+                continue
+            starts.append(len(trail))
+            top.unit_of.append(k)
+            if val[off - lit]:
+                top.conflict = cid
+                break
+            first = len(trail)
+            self._assign(lit, cid, trail)
+            conflict = self._propagate(trail, limit, first)
+            for pos in range(first, len(trail)):
+                lit = trail[pos]
+                heapq.heappush(top.uses, (-reason[abs(lit)], pos, lit))
+            if conflict >= 0:
+                top.conflict = conflict
+                break
+            k += 1
+        top.next_unit = k
+        return top.conflict
+
+    def _fixed_conflict(self, limit: int) -> int:
+        """An active empty clause, or one of two opposite lone units (`_build`), or -1."""
+        if self.first_empty < limit:
+            return self.first_empty
+        if self.clash[0] < limit:
+            return self.clash[1]
+        return -1
+
+    def _propagate(self, trail: list[int], limit: int, head: int) -> int:
+        """Propagate the trail from `head` over the active clauses (ids below `limit`); a
+        conflicting clause id or -1."""
+        val, off, imp, watch = self.val, self.off, self.imp, self.watch
+        work, start, wlen = self.work, self.start, self.wlen
         while head < len(trail):
             p = trail[head]
             head += 1
@@ -431,6 +529,11 @@ class _Checker:
         val, off, isolated = self.val, self.off, self.isolated
         trail: list[int] = []
         used: set[int] | None = None
+        conflict = self._fixed_conflict(limit)
+        if conflict < 0:
+            conflict = self._top_level(limit)
+        if conflict >= 0:
+            return self._used(conflict, limit)
         try:
             for lit in lits:
                 if isolated[lit + off] < limit:
@@ -438,19 +541,25 @@ class _Checker:
                 if val[lit + off]:
                     if lit in self.base:
                         return set()  # the clause is already satisfied at base
+                    if self.reason[abs(lit)] >= 0:
+                        return self._analyze(self.reason[abs(lit)])  # ... at the top level
                     continue  # an earlier literal's complement repeated
                 if not val[off - lit]:
                     self._assign(-lit, -1, trail)
             conflict = self._propagate(trail, limit, 0)
-            if conflict == self.clash[1] and self.clash[0] < limit:
-                return {self.clash[1], self.clash[2]}
             if conflict >= 0:
-                used = self._analyze(conflict)
+                used = self._used(conflict, limit)
             return used
         finally:
             for lit in trail:
                 val[lit + off] = 0
                 self.reason[abs(lit)] = -1
+
+    def _used(self, conflict: int, limit: int) -> set[int]:
+        """The clauses a conflict rests on (two opposite lone units, or `_analyze`)."""
+        if conflict == self.clash[1] and self.clash[0] < limit:
+            return {self.clash[1], self.clash[2]}
+        return self._analyze(conflict)
 
     def _analyze(self, conflict: int) -> set[int]:
         """Every clause on the implication graph behind the conflict."""
