@@ -460,7 +460,10 @@ def _diff_extra() -> Callable[[random.Random, int], dict[str, Any]]:
 
 
 MAKERS["thermometer"] = _line_rule(
-    "thermometer", 2, lambda n: n, lambda got, n: all(a < b for a, b in itertools.pairwise(got))
+    "thermometer",
+    2,
+    lambda n: n + 1,  # n + 1 cells cannot strictly increase: unsatisfiable, not refused
+    lambda got, n: all(a < b for a, b in itertools.pairwise(got)),
 )
 MAKERS["slowthermometer"] = _line_rule(
     "slowthermometer",
@@ -472,7 +475,7 @@ MAKERS["palindrome"] = _line_rule("palindrome", 2, lambda n: 6, lambda got, n: g
 MAKERS["renban"] = _line_rule(
     "renban",
     2,
-    lambda n: n,
+    lambda n: n + 1,  # n + 1 cells cannot be different: unsatisfiable, not refused
     lambda got, n: len(set(got)) == len(got) and max(got) - min(got) == len(got) - 1,
 )
 MAKERS["whispers"] = _line_rule(
@@ -508,7 +511,7 @@ MAKERS["parityline"] = _line_rule(
 MAKERS["nabner"] = _line_rule(
     "nabner",
     2,
-    lambda n: (n + 1) // 2,  # longer lines cannot hold digits 2 apart: refused
+    lambda n: (n + 1) // 2 + 1,  # one cell more cannot hold digits 2 apart: unsatisfiable
     lambda got, n: all(abs(a - b) >= 2 for a, b in itertools.combinations(got, 2)),
 )
 MAKERS["lockout"] = _line_rule(

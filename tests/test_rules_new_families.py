@@ -376,7 +376,6 @@ def test_rules_round_trip_and_the_verifier_names_them(
         ({"type": "givencandidates", "candidates": {"r1c1": [5]}}, "candidates.r1c1[0] = 5"),
         ({"type": "givencandidates", "candidates": {"r1c1": []}}, "candidates.r1c1 lists no digit"),
         ({"type": "givencandidates", "candidates": {"r9c1": [1]}}, "outside the 4x4 board"),
-        ({"type": "nabner", "lines": [["r1c1", "r1c2", "r2c2"]]}, "3 cells cannot hold digits 2"),
         ({"type": "lockout", "lines": [["r1c1", "r1c2"]]}, "difference = 4 is outside 1..3"),
         ({"type": "zipperline", "lines": [["r1c1", "r1c2"]]}, "needs at least 3 cell(s)"),
         ({"type": "entropicline", "lines": []}, "needs a size divisible by 3"),

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from satsudoku.constraints import Allowed, Between, Constraint, DigitSets, Less, Pair, Relation
-from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.schema import (
@@ -35,11 +34,9 @@ class LineRule(Declared):
 
     lines: Lines = lines_field()
 
-    def longest_at_most(self, most: int, why: str) -> None:
-        """Refuse a line of more than `most` cells, saying `why` it cannot be."""
-        for i, line in enumerate(self.lines):
-            if len(line) > most:
-                raise PuzzleError(f"lines[{i}]: {len(line)} cells {why}")
+    # A line too long for its rule (a thermometer of n + 1 cells) is not refused: like a
+    # killer cage with an impossible sum or contradictory givens, it makes the puzzle
+    # unsatisfiable, a verdict every backend reaches and the proofs certify.
 
 
 @register_rule("thermometer")
@@ -49,9 +46,6 @@ class Thermometer(LineRule):
 
     type: ClassVar[str] = "thermometer"
     fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("thermometer", "lines")
-
-    def validate(self, shape: Shape) -> None:
-        self.longest_at_most(shape.size, "cannot strictly increase")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         n = shape.size
@@ -99,9 +93,6 @@ class Renban(LineRule):
 
     type: ClassVar[str] = "renban"
     fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("renban", "lines")
-
-    def validate(self, shape: Shape) -> None:
-        self.longest_at_most(shape.size, "cannot hold different digits")
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         n = shape.size

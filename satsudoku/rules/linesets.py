@@ -142,9 +142,6 @@ class Nabner(LineRule):
     type: ClassVar[str] = "nabner"
     fpuzzles: ClassVar[FpuzzlesKey | None] = FpuzzlesKey("nabner", "lines")
 
-    def validate(self, shape: Shape) -> None:
-        self.longest_at_most((shape.size + 1) // 2, "cannot hold digits 2 apart from each other")
-
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             for i, a in enumerate(line):
