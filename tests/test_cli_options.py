@@ -88,3 +88,20 @@ def test_prove_progress_names_the_phase(tmp_path: Path, capsys: pytest.CaptureFi
     assert captured.err.split("\r")[-1].startswith("1 puzzle, ")
     assert main(["prove", path, "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_verify_certificate_progress_names_the_phase_and_counts_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, (BUNDLED / "17clue.txt").read_text().split()[0] + "\n")
+    folder = tmp_path / "cert"
+    assert main(["prove", path, "--certificate", str(folder), "--no-progress"]) == 0
+    capsys.readouterr()
+    args = ["verify-certificate", str(folder), "--no-drat-trim"]
+    assert main([*args, "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == f"{folder}: VERIFIED"
+    assert "\r0 certificates  certificate 1: re-encoding the puzzle" in captured.err
+    assert captured.err.split("\r")[-1].startswith("1 certificate  verified 1")
+    assert main([*args, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

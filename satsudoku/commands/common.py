@@ -350,15 +350,18 @@ class Progress:
         *,
         solutions: bool = False,
         beside_terminal_output: bool = False,
+        noun: str = "puzzle",
     ) -> None:
         """`enabled=None` decides by the terminals: stderr must be one, and stdout must not be
-        unless `beside_terminal_output` (the line is then erased before each output line)."""
+        unless `beside_terminal_output` (the line is then erased before each output line).
+        `noun` names what is counted (puzzles; certificates for verify-certificate)."""
         stream = stream or sys.stderr  # looked up now: tests and callers may swap sys.stderr
         if enabled is None:
             enabled = stream.isatty() and (beside_terminal_output or not sys.stdout.isatty())
         self.enabled = enabled
         self.stream = stream
         self.show_solutions = solutions
+        self.noun = noun
         self.start = time.perf_counter()
         self.done = 0
         self.solutions = 0
@@ -392,7 +395,8 @@ class Progress:
     def phase(self, name: str) -> None:
         """Show what runs now on the next puzzle (e.g. 'refuting'); a ticker redraws it twice a
         second, so a long phase shows life."""
-        self.current, self.current_start = f"puzzle {self.done + 1}: {name}", time.perf_counter()
+        self.current = f"{self.noun} {self.done + 1}: {name}"
+        self.current_start = time.perf_counter()
         if not self.enabled:
             return
         if self._ticker is None:
@@ -400,6 +404,10 @@ class Progress:
             self._ticker.start()
         if self.current_start - self._last > 0.2:  # short phases show at the ticker's pace
             self._draw(self.current_start)
+
+    def detail(self, name: str) -> None:
+        """Say how far the running phase has got, keeping its clock (the ticker draws it)."""
+        self.current = f"{self.noun} {self.done + 1}: {name}"
 
     def emit(self, text: str) -> None:
         """Print one output line on stdout, erasing the progress line first if they share a
@@ -435,10 +443,10 @@ class Progress:
 
     def _text(self, now: float) -> str:
         elapsed = max(now - self.start, 1e-9)
-        parts = [plural(self.done, "puzzle")]
+        parts = [plural(self.done, self.noun)]
         if self.show_solutions:
             parts.append(f"{plural(self.solutions, 'solution')}, {self.solutions / elapsed:.0f}/s")
-        else:
+        elif self.noun == "puzzle":  # certificates take seconds each: no rate
             parts.append(f"{self.done / elapsed:.0f}/s")
         text = ", ".join(parts)
         if self.counts and not self.show_solutions:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from satsudoku.commands.common import positive_float
+from satsudoku.commands.common import Progress, add_progress_option, positive_float
 from satsudoku.errors import PuzzleError
 from satsudoku.proof.certificate import (
     CHECK_SECONDS,
@@ -50,6 +50,7 @@ def register(subparsers: Any) -> None:
         f"(default: {CHECK_SECONDS:.0f} s + {CHECK_SECONDS_PER_MIB:.0f} s per MiB of proof.drat; "
         "checking a stranger's proof can take time quadratic in its size)",
     )
+    add_progress_option(parser, "when stderr is a terminal")
     parser.set_defaults(run=run)
 
 
@@ -57,26 +58,40 @@ def run(args: argparse.Namespace) -> int:
     folders = _certificate_folders(Path(args.directory))
     rejected = 0
     limit = args.max_proof_mib << 20
-    for folder, linked in folders:
-        if linked:
-            check = CertificateCheck(False, ("a symbolic link; not followed",))
-        else:
-            check = verify_certificate(
-                folder,
-                use_drat_trim=not args.no_drat_trim,
-                max_proof_bytes=limit,
-                timeout=args.timeout,
-            )
-        rejected += not check.ok
-        print(f"{folder}: {'VERIFIED' if check.ok else 'REJECTED'}")
-        for message in check.messages:
-            print(f"  {message}")
-        if check.drat_trim is not None:
-            print(f"  drat-trim: {check.drat_trim}")
+    progress = Progress(args.progress, beside_terminal_output=True, noun="certificate")
+
+    def shown(text: str) -> None:  # the proof's check reports how far it got: same phase
+        (progress.detail if text.startswith(_CHECKING) else progress.phase)(text)
+
+    try:
+        for folder, linked in folders:
+            if linked:
+                check = CertificateCheck(False, ("a symbolic link; not followed",))
+            else:
+                check = verify_certificate(
+                    folder,
+                    use_drat_trim=not args.no_drat_trim,
+                    max_proof_bytes=limit,
+                    timeout=args.timeout,
+                    phase=shown,
+                )
+            rejected += not check.ok
+            lines = [f"{folder}: {'VERIFIED' if check.ok else 'REJECTED'}"]
+            lines += [f"  {message}" for message in check.messages]
+            if check.drat_trim is not None:
+                lines.append(f"  drat-trim: {check.drat_trim}")
+            for line in lines:
+                progress.emit(line)
+            progress.tally("verified" if check.ok else "rejected")
+    finally:
+        progress.close()
     if len(folders) > 1:
         verified = len(folders) - rejected
         print(f"{len(folders)} certificates: {verified} verified, {rejected} rejected")
     return 1 if rejected else 0
+
+
+_CHECKING = "checking proof.drat:"
 
 
 def _holds_certificate_files(folder: Path) -> bool:

@@ -254,6 +254,7 @@ def verify_certificate(
     use_drat_trim: bool = True,
     max_proof_bytes: int = MAX_PROOF_BYTES,
     timeout: float | None = None,
+    phase: Callable[[str], None] | None = None,
 ) -> CertificateCheck:
     """Check a certificate directory without trusting the solver that wrote it.
 
@@ -264,12 +265,13 @@ def verify_certificate(
     unit propagation may run through all earlier ones), so a stranger's proof within the size
     limit could run for hours; past it the certificate is rejected, naming the limit. Without
     `timeout` the limit grows with the proof (`default_check_seconds`); `math.inf` lifts it.
+    `phase(text)` hears what runs now and how far the proof's check has got.
     """
     folder = Path(directory)
     clock = _CheckClock(timeout)
     try:
         with opened_folder(folder) as fd:
-            return _verify(folder, fd, use_drat_trim, max_proof_bytes, clock)
+            return _verify(folder, fd, use_drat_trim, max_proof_bytes, clock, phase or _quiet)
     except OutOfTime:
         return CertificateCheck(False, (f"proof.drat: not checked within {clock.shown()}",))
     except PuzzleError as exc:
@@ -278,6 +280,10 @@ def verify_certificate(
         return CertificateCheck(False, (f"unreadable: {exc.strerror or exc}",))
     except MemoryError:
         return CertificateCheck(False, ("out of memory while checking it",))
+
+
+def _quiet(text: str) -> None:
+    """No one is watching."""
 
 
 def default_check_seconds(proof_bytes: int) -> float:
@@ -314,7 +320,12 @@ class _CheckClock:
 
 
 def _verify(
-    folder: Path, fd: int, use_drat_trim: bool, max_proof_bytes: int, clock: _CheckClock
+    folder: Path,
+    fd: int,
+    use_drat_trim: bool,
+    max_proof_bytes: int,
+    clock: _CheckClock,
+    phase: Callable[[str], None],
 ) -> CertificateCheck:
     """`verify_certificate` on the open folder `fd`, raising PuzzleError for what is unreadable."""
     missing = [name for name in CERTIFICATE_FILES if name not in present(fd, CERTIFICATE_FILES)]
@@ -329,6 +340,7 @@ def _verify(
     if encoding is Encoding.REDUCED:
         raise PuzzleError("manifest.json: certificates never use the reduced encoding")
     solution = _read_solution(fd, puzzle) if status == "unique" else None
+    phase("re-encoding the puzzle and reading formula.cnf")
     rules = _rules_held(fd, puzzle, encoding)
     num_vars, clauses = _parsed(fd, "formula.cnf", _formula_limit(rules, puzzle), parse_dimacs)
     if num_vars != rules.num_vars:
@@ -337,6 +349,7 @@ def _verify(
             f"{encoding.value} encoding has {rules.num_vars}"
         )
     why = "for a proof (raise it with --max-proof-mib)"
+    phase("reading proof.drat")
     proof_bytes = read_bounded(fd, "proof.drat", max_proof_bytes, why)
     steps = _parsed_bytes("proof.drat", proof_bytes, parse_drat)
     proof_size = len(proof_bytes)
@@ -347,17 +360,25 @@ def _verify(
             return CertificateCheck(False, (f"solution.txt is not a solution: {broken[0]}",))
         messages.append("solution.txt solves the puzzle")
     aux = rules.num_vars - puzzle.size**3
+    phase("checking formula.cnf against the puzzle")
     problem = _aux_mismatch(manifest, aux) or _unjustified(rules, puzzle, clauses, solution)
     if problem:
         return CertificateCheck(False, (*messages, problem))
     derived = f"{aux} auxiliary variables re-derived" if aux else "no auxiliary variables"
     messages.append(f"all {len(clauses)} clauses of formula.cnf follow from the puzzle ({derived})")
-    verdict = check_drat(clauses, steps, clock.deadline(proof_size))
+    phase("checking proof.drat")
+
+    def going_back(lemma: int, end: int, checked: int) -> None:
+        phase(f"checking proof.drat: lemma {lemma:,} of {end:,} next, {checked:,} checked")
+
+    verdict = check_drat(clauses, steps, clock.deadline(proof_size), going_back)
     messages.append(("proof.drat: " if verdict.ok else "proof.drat rejected: ") + verdict.message)
     # Checked once the evidence holds: its own faults say more than the bookkeeping they upset.
     mismatch = verdict.ok and _manifest_mismatch(manifest, puzzle, rules, clauses, steps)
     if mismatch:
         messages.append(mismatch)
+    if use_drat_trim:
+        phase("running drat-trim")
     trim = run_drat_trim(folder) if use_drat_trim else None
     ok = verdict.ok and not mismatch and (trim is None or trim.startswith("verified"))
     return CertificateCheck(ok, tuple(messages), trim)

@@ -12,7 +12,7 @@ import bisect
 import heapq
 import io
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -695,6 +695,7 @@ def check_drat(
     formula: Sequence[Sequence[int]],
     steps: Sequence[tuple[bool, Sequence[int]]],
     deadline: float | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> DratVerdict:
     """Check that `steps` (from `parse_drat`, or any (is_deletion, clause) sequence) refute
     `formula`.
@@ -702,7 +703,8 @@ def check_drat(
     Lemma counts and numbers cover every lemma line of the proof, the empty clause included,
     as the certificate's manifest counts them. With `deadline` (a perf_counter time) the
     check raises OutOfTime once it passes: a proof of 33,000 lemmas takes minutes here, and
-    `prove --timeout` bounds the check too.
+    `prove --timeout` bounds the check too. `progress(k, end, checked)` hears, every 1,024
+    lemmas checked, that lemma k of the `end` before the empty clause is next, going back.
     """
     proof = steps if isinstance(steps, DratProof) else DratProof.of(steps)
     total, deletions = proof.lemma_count, proof.deletions
@@ -727,6 +729,8 @@ def check_drat(
         if not marked[cid]:
             continue
         check(deadline)  # ~0.1 µs against milliseconds a lemma
+        if progress is not None and not len(needed) % 1024:
+            progress(k + 1, end, len(needed))
         simplified = checker.simplified(cid)
         if simplified is None:
             continue  # satisfied by the formula's unit consequences
