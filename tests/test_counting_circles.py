@@ -13,6 +13,7 @@ import pytest
 
 from satsudoku.backends import available, get_backend
 from satsudoku.cli import main
+from satsudoku.constraints import Automaton, TableTooLargeError
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles, read_text
@@ -20,7 +21,7 @@ from satsudoku.io.fpuzzles_export import fpuzzles_data
 from satsudoku.io.sudokupad_lines import parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
-from satsudoku.rules import make_rule
+from satsudoku.rules import counting, make_rule
 from satsudoku.verify import violations
 from tests.conftest import REPO
 from tests.test_fpuzzles_lines import corpus_entry
@@ -59,6 +60,27 @@ def test_4x4_counts_match_the_oracle(backend_name: str, names: Names) -> None:
     expected = sum(1 for g in all_4x4() if counts_right(g, names))
     spec = [{"type": "countingcircles", "cells": names}]
     assert count_with(backend_name, Shape(2, 2), Grid.empty(4), spec, 300) == expected
+
+
+@pytest.mark.parametrize("backend_name", available())
+def test_one_automaton_per_digit_past_the_joint_one_counts_the_same(
+    backend_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the joint automaton refused (as 45 circles on a 9x9 are), the per-digit automata
+    count the same grids."""
+
+    def too_large(*args: Any, **kwargs: Any) -> None:
+        raise TableTooLargeError("the joint automaton, refused here")
+
+    monkeypatch.setattr(counting, "_joint_step", too_large)
+    for names in CASES_4X4:
+        expected = sum(1 for g in all_4x4() if counts_right(g, names))
+        rule = make_rule({"type": "countingcircles", "cells": names}, Shape(2, 2))
+        (condition,) = rule.constraints(Shape(2, 2))
+        automata = [c for c in condition.decompose(Shape(2, 2)) if isinstance(c, Automaton)]
+        assert len(automata) == min(4, len(names))  # one per digit
+        spec = [{"type": "countingcircles", "cells": names}]
+        assert count_with(backend_name, Shape(2, 2), Grid.empty(4), spec, 300) == expected
 
 
 @pytest.mark.parametrize("names", CASES_4X4[1:5], ids=[str(len(c)) for c in CASES_4X4[1:5]])
