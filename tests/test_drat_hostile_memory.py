@@ -39,7 +39,7 @@ def test_deletions_keep_no_literals_and_the_proof_still_checks() -> None:
 _LINES = 4_000
 _HOSTILE = {  # what a stranger can repeat, and the bytes a lemma may cost (the lists: 310-1150)
     "one unit": (b"1 0\n" * _LINES, 80),
-    "fresh units": (b"".join(b"-%d 0\n" % (10**6 + i) for i in range(_LINES)), 400),
+    "fresh units": (b"".join(b"-%d 0\n" % (10**6 + i) for i in range(_LINES)), 200),
     "binaries": (
         b"".join(b"%d %d 0\n" % (1 + i % 300, 301 + i // 300) for i in range(_LINES)),
         160,
@@ -145,7 +145,8 @@ def test_units_prepended_to_a_proof_are_propagated_once_not_at_every_check() -> 
     assert checker._top.trail == trail  # kept, not rebuilt
     assert checker.rup([], first + len(lemmas) + 1) is not None  # with (-2): a conflict
     # Below the units' clauses the top level is undone, and only as far as needed.
-    assert checker.rup([10 + 2 * (units - 1)], first + 2 * units - 1) is None
+    last_unit = checker.original(first + 2 * units - 1)  # (the checker's own numbering)
+    assert checker.rup(list(last_unit), first + 2 * units - 1) is None
     assert checker._top.trail == trail[:-1]
 
 

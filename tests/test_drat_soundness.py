@@ -233,16 +233,17 @@ def test_unit_propagation_at_falling_limits_matches_a_naive_one() -> None:
         rng = random.Random(seed)
         variables = rng.randint(3, 8)
         formula = [random_clause(rng, variables, rng.randint(2, 3)) for _ in range(variables)]
+        kept = max(abs(lit) for clause in formula for lit in clause)  # none renamed
         lemmas: list[Clause] = []
         for _ in range(rng.randint(5, 40)):
             width = rng.choice([1, 1, 1, 2, 2, 3])
-            lemmas.append(random_clause(rng, variables + 2, width))
+            lemmas.append(random_clause(rng, kept, width))
         clauses = formula + lemmas
         checker = _Checker(formula, lemmas)
         limit = len(clauses)
         while limit >= len(formula):
             for _ in range(3):
-                query = random_clause(rng, checker.off, rng.randint(0, 3))  # its variables
+                query = random_clause(rng, kept, rng.randint(0, 3))
                 ours = checker.rup(query, limit) is not None
                 assert ours == naive_rup(clauses[:limit], query), (seed, limit, query)
                 compared += 1
