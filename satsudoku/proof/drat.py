@@ -16,8 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-import numpy as np
-
 from satsudoku.deadline import check
 from satsudoku.errors import PuzzleError
 
@@ -682,6 +680,8 @@ def _compact(literals: array[int], kept: int) -> int:
     top = max(max(literals, default=0), -min(literals, default=0))
     if top <= max(kept, len(literals)):
         return top  # already bounded by what the files hold: nothing to gain
+    import numpy as np  # here: only hostile proofs get this far (its import costs ~0.2 s)
+
     lits = np.frombuffer(literals, dtype=np.int32)  # the same memory: written in place
     magnitudes = np.abs(lits)
     past = magnitudes > kept
