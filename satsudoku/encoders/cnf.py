@@ -9,6 +9,7 @@ prefix-sum states of `Sum`.
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -453,7 +454,10 @@ def encode_puzzle(
 
 
 _LOWERED: dict[tuple[Shape, tuple[object, ...]], list[Constraint]] = {}
-_LOWERED_KEPT = 16  # rule sets whose lowering is kept, the oldest dropped first
+# Rule sets whose lowering is kept, the oldest dropped first: a batch needs one, and a large
+# board's tables may run to a puzzle-wide 2,000,000 rows (MAX_PUZZLE_ROWS), so few are kept.
+_LOWERED_KEPT = 4
+_LOWERED_LOCK = threading.Lock()  # backends may encode from several threads
 
 
 def lowered(puzzle: Puzzle, deadline: float | None = None) -> Iterable[Constraint]:
@@ -464,14 +468,16 @@ def lowered(puzzle: Puzzle, deadline: float | None = None) -> Iterable[Constrain
     that cannot be hashed are lowered afresh (by `encode_rules`)."""
     key = (puzzle.shape, tuple(puzzle.rules))
     try:
-        found = _LOWERED.get(key)
+        with _LOWERED_LOCK:
+            found = _LOWERED.get(key)
     except TypeError:  # a user rule that is not hashable
         return puzzle.constraints()
     if found is None:
         found = lower(puzzle.constraints(), puzzle.shape, NATIVE_KINDS, deadline)
-        if len(_LOWERED) >= _LOWERED_KEPT:
-            del _LOWERED[next(iter(_LOWERED))]
-        _LOWERED[key] = found
+        with _LOWERED_LOCK:
+            while len(_LOWERED) >= _LOWERED_KEPT:
+                del _LOWERED[next(iter(_LOWERED))]
+            _LOWERED[key] = found
     return found
 
 
