@@ -142,12 +142,12 @@ def test_units_prepended_to_a_proof_are_propagated_once_not_at_every_check() -> 
     trail = list(checker._top.trail)
     assert len(trail) == units and len(checker._top.starts) == units
     assert checker.rup([2], first + len(lemmas)) is not None  # RUP: the formula gives 2
-    assert checker._top.trail == trail  # kept, not rebuilt
+    assert list(checker._top.trail) == trail  # kept, not rebuilt
     assert checker.rup([], first + len(lemmas) + 1) is not None  # with (-2): a conflict
     # Below the units' clauses the top level is undone, and only as far as needed.
     last_unit = checker.original(first + 2 * units - 1)  # (the checker's own numbering)
     assert checker.rup(list(last_unit), first + 2 * units - 1) is None
-    assert checker._top.trail == trail[:-1]
+    assert list(checker._top.trail) == trail[:-1]
 
 
 def test_verify_certificate_has_a_time_limit_by_default(

@@ -9,10 +9,9 @@ Glucose-style proofs that delete reason clauses at level 0 pose no problem.
 from __future__ import annotations
 
 import bisect
-import heapq
 import io
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -244,13 +243,17 @@ _NONE = 2**62  # "no clause" in the arrays of clause ids below (every real id is
 class _TopLevel:
     """What the active unit clauses imply, kept between checks (`_Checker._top_level`)."""
 
-    trail: list[int] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)  # where each unit's level begins
-    unit_of: list[int] = field(default_factory=list)  # its index in unit_ids
-    uses: list[tuple[int, int, int]] = field(default_factory=list)  # heap: -reason, pos, lit
+    clauses: int  # how many the checker holds
+    trail: array[int] = field(default_factory=lambda: array("i"))
+    starts: array[int] = field(default_factory=lambda: array("q"))  # where each level begins
+    unit_of: array[int] = field(default_factory=lambda: array("q"))  # its index in unit_ids
+    implied_at: array[int] = field(init=False)  # clause id -> trail position of its literal
     next_unit: int = 0
     limit: int = -1
     conflict: int = -1
+
+    def __post_init__(self) -> None:
+        self.implied_at = array("q", [-1]) * self.clauses
 
 
 class _Checker:
@@ -303,7 +306,7 @@ class _Checker:
         self.occ_start: array[int] | None = None  # literal -> its clause ids: `_occurring`
         self.occ: array[int] = array("q")
         self._build(count, size, with_isolated=True)
-        self._top = _TopLevel()
+        self._top = _TopLevel(count)
 
     def _simplify_all(self, count: int) -> None:
         """Drop base-false literals from every clause; wlen -1 where base satisfies it."""
@@ -372,12 +375,12 @@ class _Checker:
             for cid in self.unit_ids:
                 self.isolated[work[start[cid]] + off] = _NONE
 
-    def _assign(self, lit: int, cid: int, trail: list[int]) -> None:
+    def _assign(self, lit: int, cid: int, trail: MutableSequence[int]) -> None:
         self.val[lit + self.off] = 1
         self.reason[abs(lit)] = cid
         trail.append(lit)
 
-    def _assign_units(self, trail: list[int], limit: int) -> int:
+    def _assign_units(self, trail: MutableSequence[int], limit: int) -> int:
         """Assign every active unit clause at once (the formula's, for the base); a unit
         clause contradicting an earlier one, or -1."""
         val, off, work, start = self.val, self.off, self.work, self.start
@@ -406,23 +409,24 @@ class _Checker:
         levels are after backjumping, and their watches still valid.
         """
         top, val, off, reason = self._top, self.val, self.off, self.reason
-        trail, starts = top.trail, top.starts
+        trail, starts, implied_at = top.trail, top.starts, top.implied_at
         if limit > top.limit:
             cut = 0  # (only on the first call: checks only go back)
             top.next_unit = 0
         else:
+            # Each clause id is looked at once as the limit falls past it, whatever a proof
+            # makes the levels do: time and memory stay in proportion to the clauses.
             cut = len(trail) + 1
-            heap = top.uses
-            while heap and -heap[0][0] >= limit:
-                _, pos, lit = heapq.heappop(heap)
-                if pos < len(trail) and trail[pos] == lit and reason[abs(lit)] >= limit:
-                    cut = min(cut, pos)  # else stale: that position was undone since
+            for cid in range(limit, top.limit):
+                if implied_at[cid] >= 0:
+                    cut = min(cut, implied_at[cid])
             if top.conflict >= limit:
                 cut = min(cut, starts[-1])  # the conflict is in the last level
         if cut <= len(trail) and starts:
             level = bisect.bisect_right(starts, cut) - 1 if cut else 0  # the level holding it
             for lit in trail[starts[level] :]:
                 val[lit + off] = 0
+                implied_at[reason[abs(lit)]] = -1
                 reason[abs(lit)] = -1
             del trail[starts[level] :]
             top.next_unit = top.unit_of[level]
@@ -448,8 +452,7 @@ class _Checker:
             self._assign(lit, cid, trail)
             conflict = self._propagate(trail, limit, first)
             for pos in range(first, len(trail)):
-                lit = trail[pos]
-                heapq.heappush(top.uses, (-reason[abs(lit)], pos, lit))
+                implied_at[reason[abs(trail[pos])]] = pos
             if conflict >= 0:
                 top.conflict = conflict
                 break
@@ -465,7 +468,7 @@ class _Checker:
             return self.clash[1]
         return -1
 
-    def _propagate(self, trail: list[int], limit: int, head: int) -> int:
+    def _propagate(self, trail: MutableSequence[int], limit: int, head: int) -> int:
         """Propagate the trail from `head` over the active clauses (ids below `limit`); a
         conflicting clause id or -1."""
         val, off, imp, watch = self.val, self.off, self.imp, self.watch
