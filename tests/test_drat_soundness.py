@@ -162,6 +162,24 @@ def naive_rup(clauses: list[Clause], lits: Clause) -> bool:
     return False
 
 
+def naive_closure(clauses: list[Clause]) -> set[int] | None:
+    """The literals unit propagation over `clauses` implies, or None at a conflict."""
+    true: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for clause in clauses:
+            if any(lit in true for lit in clause):
+                continue
+            open_ = [lit for lit in clause if -lit not in true]
+            if not open_:
+                return None
+            if len(open_) == 1:
+                true.add(open_[0])
+                changed = True
+    return true
+
+
 def naive_accepts(formula: list[Clause], steps: list[tuple[bool, Clause]]) -> bool:
     """A forward checker written for this test only: every lemma, in order, RUP over all
     clauses before it or RAT on its first literal, up to the first empty clause; deletions
@@ -242,6 +260,15 @@ def test_unit_propagation_at_falling_limits_matches_a_naive_one() -> None:
         checker = _Checker(formula, lemmas)
         limit = len(clauses)
         while limit >= len(formula):
+            closure = naive_closure(clauses[:limit])
+            conflict = checker._fixed_conflict(limit)
+            if conflict < 0:
+                conflict = checker._top_level(limit)
+            if closure is None:
+                assert conflict >= 0, (seed, limit)
+            else:  # what it keeps between checks is exactly what the clauses imply
+                assert conflict < 0, (seed, limit)
+                assert checker.base | set(checker._top.trail) == closure, (seed, limit)
             for _ in range(3):
                 query = random_clause(rng, kept, rng.randint(0, 3))
                 ours = checker.rup(query, limit) is not None
@@ -249,4 +276,6 @@ def test_unit_propagation_at_falling_limits_matches_a_naive_one() -> None:
                 compared += 1
                 refuted += ours
             limit -= rng.randint(1, 3)
+            if rng.random() < 0.1:  # a caller going forward again: built anew, watches moved
+                limit = rng.randint(limit, len(clauses))
     assert compared > 2000 and 0.2 * compared < refuted < 0.9 * compared, (compared, refuted)

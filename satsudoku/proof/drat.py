@@ -8,7 +8,6 @@ Glucose-style proofs that delete reason clauses at level 0 pose no problem.
 
 from __future__ import annotations
 
-import bisect
 import io
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
@@ -241,19 +240,14 @@ _NONE = 2**62  # "no clause" in the arrays of clause ids below (every real id is
 
 @dataclass
 class _TopLevel:
-    """What the active unit clauses imply, kept between checks (`_Checker._top_level`)."""
+    """What the active clauses imply at the top level, kept between checks (`_top_level`):
+    one level per clause id whose arrival implied something, in id order."""
 
-    clauses: int  # how many the checker holds
     trail: array[int] = field(default_factory=lambda: array("i"))
     starts: array[int] = field(default_factory=lambda: array("q"))  # where each level begins
-    unit_of: array[int] = field(default_factory=lambda: array("q"))  # its index in unit_ids
-    implied_at: array[int] = field(init=False)  # clause id -> trail position of its literal
-    next_unit: int = 0
+    ids: array[int] = field(default_factory=lambda: array("q"))  # the clause that began it
     limit: int = -1
     conflict: int = -1
-
-    def __post_init__(self) -> None:
-        self.implied_at = array("q", [-1]) * self.clauses
 
 
 class _Checker:
@@ -306,7 +300,11 @@ class _Checker:
         self.occ_start: array[int] | None = None  # literal -> its clause ids: `_occurring`
         self.occ: array[int] = array("q")
         self._build(count, size, with_isolated=True)
-        self._top = _TopLevel(count)
+        self._top = _TopLevel()
+        self._conflict_clause = -1
+        self.is_unit = bytearray(count)  # the units `_build` kept in unit_ids
+        for cid in self.unit_ids:
+            self.is_unit[cid] = 1
 
     def _simplify_all(self, count: int) -> None:
         """Drop base-false literals from every clause; wlen -1 where base satisfies it."""
@@ -395,70 +393,89 @@ class _Checker:
         return -1
 
     def _top_level(self, limit: int) -> int:
-        """Bring the top level (the active unit clauses and all they imply) to `limit`; its
-        conflicting clause id, or -1.
+        """Bring the top level (what unit propagation over the active clauses, ids below
+        `limit`, implies) to `limit`; its conflicting clause id, or -1.
 
-        Checks run newest lemma first, so `limit` only falls. Rebuilding the top level for
-        every check made each check walk every active unit lemma: a proof prepending a
-        million units on variables of its own binary lemmas made checking quadratic (0.9 MiB
-        of them: 1.5 -> 33 s). Each unit is assigned in clause order and propagated to a fixed
-        point before the next (one 'level' per unit, as a CDCL solver's decisions); when
-        `limit` falls below a clause the top level used (a unit, a reason, the conflict),
-        the levels from the first such use on are undone and redone without it. The levels
-        before it are still exactly what the active clauses imply, as a solver's lower
-        levels are after backjumping, and their watches still valid.
+        Rebuilding it for every check made each check walk every active unit lemma: a proof
+        prepending a million units on variables of its own binary lemmas made checking
+        quadratic (0.9 MiB of them: 1.5 -> 33 s). It is built once, clause by clause in id
+        order (as a forward checker would): each clause's arrival, if it implies a literal
+        under what the earlier ones imply, opens a level propagated over the clauses up to it
+        (drat-trim's forward pass likewise). The levels below id t are then exactly what the
+        clauses below t imply, so as checks go back (`limit` only falls) the top level is
+        those levels: later ones are undone, as a CDCL solver backjumps, never redone.
         """
-        top, val, off, reason = self._top, self.val, self.off, self.reason
-        trail, starts, implied_at = top.trail, top.starts, top.implied_at
-        if limit > top.limit:
-            cut = 0  # (only on the first call: checks only go back)
-            top.next_unit = 0
-        else:
-            # Each clause id is looked at once as the limit falls past it, whatever a proof
-            # makes the levels do: time and memory stay in proportion to the clauses.
-            cut = len(trail) + 1
-            for cid in range(limit, top.limit):
-                if implied_at[cid] >= 0:
-                    cut = min(cut, implied_at[cid])
-            if top.conflict >= limit:
-                cut = min(cut, starts[-1])  # the conflict is in the last level
-        if cut <= len(trail) and starts:
-            level = bisect.bisect_right(starts, cut) - 1 if cut else 0  # the level holding it
-            for lit in trail[starts[level] :]:
-                val[lit + off] = 0
-                implied_at[reason[abs(lit)]] = -1
-                reason[abs(lit)] = -1
-            del trail[starts[level] :]
-            top.next_unit = top.unit_of[level]
-            del starts[level:], top.unit_of[level:]
+        top = self._top
+        if limit > top.limit:  # the first call (or a caller going forward): build it
+            self._undo_levels(self.num_formula)
             top.conflict = -1
+            trail, starts, ids = top.trail, top.starts, top.ids
+            for cid in range(self.num_formula, limit):
+                first = len(trail)
+                conflict = self._arrive(cid, trail)
+                if conflict < 0 and len(trail) > first:
+                    starts.append(first)
+                    ids.append(cid)
+                    conflict = self._propagate(trail, cid + 1, first)
+                if conflict >= 0:
+                    top.conflict = cid  # stays while the limit is above the clause met
+                    self._conflict_clause = conflict
+                    break
+        else:
+            self._undo_levels(limit)
+            if top.conflict >= limit:
+                top.conflict = -1
         top.limit = limit
-        if top.conflict >= 0:
-            return top.conflict
-        units, work, start = self.unit_ids, self.work, self.start
-        k = top.next_unit
-        while k < len(units) and units[k] < limit:
-            cid = units[k]
-            lit = work[start[cid]]
-            if val[lit + off]:
-                k += 1
-                continue
-            starts.append(len(trail))
-            top.unit_of.append(k)
-            if val[off - lit]:
-                top.conflict = cid
-                break
-            first = len(trail)
-            self._assign(lit, cid, trail)
-            conflict = self._propagate(trail, limit, first)
-            for pos in range(first, len(trail)):
-                implied_at[reason[abs(trail[pos])]] = pos
-            if conflict >= 0:
-                top.conflict = conflict
-                break
-            k += 1
-        top.next_unit = k
-        return top.conflict
+        return -1 if top.conflict < 0 else self._conflict_clause
+
+    def _undo_levels(self, limit: int) -> None:
+        """Undo the levels opened by clauses at or past `limit`."""
+        top, val, off, reason = self._top, self.val, self.off, self.reason
+        trail, starts, ids = top.trail, top.starts, top.ids
+        level = len(ids)
+        while level and ids[level - 1] >= limit:
+            level -= 1
+        if level == len(ids):
+            return
+        for lit in trail[starts[level] :]:
+            val[lit + off] = 0
+            reason[abs(lit)] = -1
+        del trail[starts[level] :], starts[level:], ids[level:]
+
+    def _arrive(self, cid: int, trail: MutableSequence[int]) -> int:
+        """Clause `cid` joins the active ones: assign what it implies now, set its watches on
+        literals not false (or on its latest false ones: it is then satisfied or unit, and
+        stays so while it is active); `cid` if every literal is false, else -1."""
+        val, off, work, start, length = self.val, self.off, self.work, self.start, self.wlen[cid]
+        begin = start[cid]
+        if length < 0 or length == 1 and not self.is_unit[cid]:
+            return -1  # satisfied at base; a repeated unit, or one kept aside (`_build`)
+        if length <= 2:  # units and binaries need no watches
+            open_ = [lit for lit in work[begin : begin + length] if not val[off - lit]]
+            if any(val[lit + off] for lit in open_):
+                return -1
+            if not open_:
+                return cid
+            if len(open_) == 1:
+                self._assign(open_[0], cid, trail)
+            return -1
+        slots = [k for k in range(begin, begin + length) if not val[off - work[k]]]
+        if any(val[work[k] + off] for k in slots):
+            slots = [k for k in slots if val[work[k] + off]] + slots  # a true literal first
+        slots = list(dict.fromkeys(slots))[:2]
+        if not slots:
+            return cid
+        watched = (work[begin], work[begin + 1])
+        chosen = [work[k] for k in slots]  # into the watched places, the rest after them
+        rest = [work[k] for k in range(begin, begin + length) if k not in slots]
+        work[begin : begin + length] = array("i", chosen + rest)
+        for place in range(2):
+            lit = work[begin + place]
+            if lit not in watched:
+                _push(self.watch, lit + off, cid)  # the old entry is dropped when next met
+        if len(slots) == 1 and not val[work[begin] + off]:
+            self._assign(work[begin], cid, trail)
+        return -1
 
     def _fixed_conflict(self, limit: int) -> int:
         """An active empty clause, or one of two opposite lone units (`_build`), or -1."""
@@ -504,6 +521,8 @@ class _Checker:
                     first = work[begin + 1]
                     work[begin] = first
                     work[begin + 1] = false_lit
+                elif work[begin + 1] != false_lit:
+                    continue  # a stale entry: `_arrive` moved the clause's watches
                 if val[first + off]:
                     ws[j] = cid
                     j += 1
