@@ -98,7 +98,7 @@ def classify(
 ) -> tuple[str, str]:
     """(class, detail) for one corpus entry; see the module docstring. `typed`: the --line,
     --cell and --unique-cages its rules text calls for, as read_text takes them."""
-    published = str(entry["solution"])
+    published = str(entry.get("solution") or "")  # '0' or '.': a cell the solution leaves open
     typed = typed or {}
     try:
         (puzzle,) = read_text(str(entry["encoded_puzzle"]), **typed)
@@ -106,15 +106,20 @@ def classify(
         drawn = _DRAWN.search(str(exc))
         return "refused", (f"drawings: {drawn.group(1)}" if drawn else str(exc))
     size = puzzle.shape.size
-    grid = Grid(size, tuple(int(ch) for ch in published))
-    broken = violations(puzzle, grid)
+    whole = len(published) == size * size and not set(published) & set("0.")
+    broken = violations(puzzle, Grid(size, tuple(int(ch) for ch in published))) if whole else []
     result = get_backend(backend).solve(puzzle, limit=2, timeout=timeout)
     kinds = ",".join(sorted({rule.to_spec()["type"] for rule in puzzle.rules})) or "classic"
     if broken or result.status is Status.UNSATISFIABLE:
         return "WRONG", f"{kinds}: {broken[0] if broken else 'no solution'}"
     if result.status is Status.UNIQUE:
         digits = "".join(map(str, result.solution.values)) if result.solution else ""
-        return ("solved", kinds) if digits == published else ("WRONG", f"{kinds}: another grid")
+        if not published:
+            return "solved", f"{kinds} (no stored solution)"
+        same = len(digits) == len(published) and all(
+            want in "0." or want == got for want, got in zip(published, digits, strict=True)
+        )
+        return ("solved", kinds) if same else ("WRONG", f"{kinds}: another grid")
     if result.status is Status.MULTIPLE:
         named = global_rules_named(str(entry.get("rules", "")))
         if not named:

@@ -308,6 +308,8 @@ def test_unexpressible_rule_is_refused_by_name(kind: str) -> None:
         "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
         "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"]]},
         "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2"]},
+        "maxarrow": {"type": "maxarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
+        "productarrow": {"type": "productarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
     }
     puzzle = Puzzle.empty(Shape(3, 3), [make_rule(examples[kind], Shape(3, 3))])
     with pytest.raises(PuzzleError, match=f"rule '{kind}' cannot be written"):

@@ -211,7 +211,10 @@ def test_flags_regions_and_negative_constraints() -> None:
     ("extra", "message"),
     [
         ({"chess": True}, "f-puzzles key 'chess' is not supported"),
-        ({"text": [{"cells": ["R1C1"], "value": "hi"}]}, "in the rules text: text ×1;"),
+        (
+            {"text": [{"cells": ["R1C1"], "value": "hi"}]},
+            "in the rules text: text ×1 (first: text 'hi' on r1c1);",
+        ),
         ({"negative": ["sum"]}, "'negative' entry 'sum' is not supported"),
         ({"killercage": [{"value": "3"}]}, "key 'killercage': malformed entry"),
         ({"xv": [{"cells": ["R1C1", "R1C2"], "value": "Q"}]}, "without value 'X' or 'V'"),

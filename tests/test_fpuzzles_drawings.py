@@ -370,7 +370,10 @@ def test_painted_cells_are_a_drawing_unless_they_paint_stored_constraints(
     _painted(data, ["R1C1", "R1C2", "R2C1", "R2C2"], "#6495ED")  # a rule only the text states
     with pytest.raises(PuzzleError) as info:
         fpuzzles_document(data)
-    assert "drawings whose meaning is in the rules text: cell colour ×4;" in info.value.message
+    assert info.value.message == (
+        "f-puzzles: drawings whose meaning is in the rules text: cell colour ×4 (first: cell "
+        "colour 6495ED on r1c1 r1c2 r2c1 r2c2); add --ignore-drawings to solve without them"
+    )
     path = tmp_path / "painted.json"
     path.write_text(json.dumps(data))
     assert main(["solve", str(path), "--json", "--limit", "100", "--ignore-drawings"]) == 0
@@ -384,7 +387,10 @@ def test_painted_cells_are_a_drawing_unless_they_paint_stored_constraints(
     (puzzle,) = read_text(json.dumps(explained))
     assert puzzle.ignored == () and len(puzzle.rules) == 4  # renban, slow thermo, 2 regions
     _painted(explained, ["R2C4"], "#CFCFCF")  # one more grey cell: no longer only regions
-    with pytest.raises(PuzzleError, match="cell colour ×5;"):
+    with pytest.raises(
+        PuzzleError,
+        match="cell colour ×5 \\(first: cell colour CFCFCF on r1c1 r1c2 r2c4 r4c3 r4c4\\);",
+    ):
         fpuzzles_document(explained)
 
 
@@ -437,3 +443,36 @@ def test_a_rules_text_puzzle_that_is_not_unique_gets_a_warning(
     (tmp_path / "unique.json").write_text(json.dumps(unique))
     assert main(["solve", str(tmp_path / "unique.json")]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "key,entry,first",
+    [
+        (
+            "circle",
+            {"cells": ["R2C3"], "baseC": "#D07DE0", "outlineC": "#D07DE0"},
+            "(first: circle D07DE0 on r2c3); if the rules text says what such cells are, add "
+            "--cell D07DE0:round=TYPE, else --ignore-drawings",
+        ),
+        (
+            "rectangle",
+            {"cells": ["R1C1", "R1C2"], "baseC": "#FFFFFF", "value": "3"},
+            "(first: rectangle FFFFFF '3' on r1c1 r1c2); add --ignore-drawings",
+        ),
+        (
+            "cage",
+            {"cells": ["R1C1", "R2C1"], "value": "12", "outlineC": "#000000"},
+            "(first: cage '12' on r1c1 r2c1); add --ignore-drawings",
+        ),
+    ],
+)
+def test_refusal_names_the_first_drawing_and_its_cells(
+    key: str, entry: dict[str, Any], first: str
+) -> None:
+    """A drawing only the rules text explains is refused in one line naming its key, colour,
+    text and cells (and the --cell option for a one-cell circle or square)."""
+    data = {"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)], key: [entry]}
+    with pytest.raises(PuzzleError) as info:
+        fpuzzles_document(data)
+    assert f"rules text: {key} ×1 {first} to solve without them" in info.value.message
+    assert "\n" not in info.value.message

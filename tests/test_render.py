@@ -65,6 +65,8 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
     "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
     "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"], ["r3c3", "r2c3"]]},
     "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2", "r5c5"]},
+    "maxarrow": {"type": "maxarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2", "r3c3"]}]},
+    "productarrow": {"type": "productarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
 }
 ALL_EXAMPLES = {**{kind: spec for kind, (spec, _) in EXAMPLES.items()}, **MORE_EXAMPLES}
 

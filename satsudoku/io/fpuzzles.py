@@ -15,10 +15,11 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import check_solution, puzzle_from_document
 from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
-from satsudoku.io.fpuzzles_typed import describe_line, read_typed
+from satsudoku.io.fpuzzles_typed import describe_drawing, describe_line, read_typed
 from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
+from satsudoku.io.sudokupad_lines import option_colour
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
 from satsudoku.puzzle import Puzzle
@@ -188,7 +189,7 @@ def fpuzzles_document(data: Mapping[str, Any], *, ignore_drawings: bool = False)
         raise PuzzleError(f"f-puzzles 'grid' must be {size} rows of {size} cells")
     blocking = blocking_drawings(data)
     if blocking and not ignore_drawings:
-        refuse_drawings("f-puzzles", blocking, _first_line(data))
+        refuse_drawings("f-puzzles", blocking, _first_drawing(data))
     doc: dict[str, Any] = {"size": size}
     for key, field in (("title", "title"), ("author", "source"), ("ruleset", "notes")):
         if isinstance(data.get(key), str) and data[key].strip():
@@ -218,17 +219,25 @@ def refuse_drawings(
     first unread line as a message names it and the --line option that could read it."""
     described, option = first
     first_text = f" (first: {described})" if described else ""
-    say = f"if the rules text says what such lines are, add {option}, else " if option else "add "
+    such = "lines" if described.startswith("line") else "cells"
+    say = f"if the rules text says what such {such} are, add {option}, else " if option else "add "
     raise PuzzleError(
         f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}"
         f"{first_text}; {say}--ignore-drawings to solve without them"
     )
 
 
-def _first_line(data: Mapping[str, Any]) -> tuple[str, str]:
-    """The first line drawing that renders no stored constraint, described, with its option."""
-    for index in _blocking_entries(data).get("line", []):
+def _first_drawing(data: Mapping[str, Any]) -> tuple[str, str]:
+    """The first drawing that renders no stored constraint, described, with the option that
+    could read it: a line first (--line), then the other keys in order, then painted cells."""
+    blocking = _blocking_entries(data)
+    for index in blocking.get("line", []):
         return describe_line(data["line"][index])
+    for key, indices in blocking.items():
+        return describe_drawing(key, data[key][indices[0]])
+    for colour, cells in _colour_groups(data.get("grid"), _stored_groups(data)):
+        shown = " ".join(sorted(cells, key=_cell_key)[:8]) + (" …" if len(cells) > 8 else "")
+        return f"cell colour {option_colour(colour)} on {shown}", ""
     return "", ""
 
 
@@ -276,6 +285,11 @@ def _blocking_entries(data: Mapping[str, Any]) -> dict[str, list[int]]:
 
 
 def _unexplained_colours(grid: Any, stored: set[frozenset[str]]) -> int:
+    """How many painted cells no stored constraint explains (see `_colour_groups`)."""
+    return sum(len(cells) for _, cells in _colour_groups(grid, stored))
+
+
+def _colour_groups(grid: Any, stored: set[frozenset[str]]) -> list[tuple[str, set[str]]]:
     """Cells the setter painted (`c`, `cArray`: not the solver's `highlight`) whose colour
     group is not made of stored constraints' cells. A colour may carry a rule that only the
     rules text states ("each blue 3×3 area is a magic square"); read as a classic, such a
@@ -295,15 +309,15 @@ def _unexplained_colours(grid: Any, stored: set[frozenset[str]]) -> int:
     for group in stored:
         for cell_name in group:
             containing.setdefault(cell_name, []).append(group)
-    unexplained = 0
-    for cells in groups.values():
+    unexplained = []
+    for colour, cells in groups.items():
         covered: set[str] = set()
         for cell_name in cells:
             for group in containing.get(cell_name, ()):
                 if group <= cells:
                     covered |= group
         if covered != cells:
-            unexplained += len(cells)
+            unexplained.append((colour, cells))
     return unexplained
 
 
@@ -585,14 +599,24 @@ def _sandwich(value: Any, size: int) -> list[dict[str, Any]]:
 
 
 def _arrow(value: Any, size: int) -> list[dict[str, Any]]:
-    arrows = []
-    for entry in value:
-        bulb = sorted(_cells(entry), key=_cell_key)  # a pill reads left to right, top down
-        for line in entry["lines"]:
-            shaft = [c for c in (str(x).lower() for x in line) if c not in bulb]
-            if shaft:
-                arrows.append({"bulb": bulb, "shaft": shaft})
-    return [{"type": "arrow", "arrows": arrows}] if arrows else []
+    return _arrow_rule("arrow")(value, size)
+
+
+def _arrow_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
+    """The reader of f-puzzles' arrow entries ({cells: bulb, lines: [[bulb cell, shaft…]]})
+    for a rule of arrows of this type, one arrow per line."""
+
+    def read(value: Any, size: int) -> list[dict[str, Any]]:
+        arrows = []
+        for entry in value:
+            bulb = sorted(_cells(entry), key=_cell_key)  # a pill reads left to right, top down
+            for line in entry["lines"]:
+                shaft = [c for c in (str(x).lower() for x in line) if c not in bulb]
+                if shaft:
+                    arrows.append({"bulb": bulb, "shaft": shaft})
+        return [{"type": kind, "arrows": arrows}] if arrows else []
+
+    return read
 
 
 def _cell_key(name: str) -> Cell:
@@ -710,6 +734,10 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),
+    # Keys of Nickleaton/sudoku's files, not f-puzzles tools, stored as arrows are; their rules
+    # texts: the bulb is the largest digit on the shaft / the product of the shaft's digits.
+    "maxarrow": _arrow_rule("maxarrow"),
+    "productarrow": _arrow_rule("productarrow"),
     # Not an f-puzzles key: where `--cell COLOUR=countingcircles` puts the circles it reads
     # (SudokuPad and f-puzzles alike), all of them one rule.
     "countingcircles": _cell_rule("countingcircles"),

@@ -33,6 +33,8 @@ UNEXPRESSIBLE: dict[str, str] = {
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",
+    "maxarrow": "f-puzzles has no maximum arrow (the key is Nickleaton/sudoku's files')",
+    "productarrow": "f-puzzles has no product arrow (the key is Nickleaton/sudoku's files')",
 }
 
 

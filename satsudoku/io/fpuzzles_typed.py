@@ -192,3 +192,26 @@ def describe_line(entry: Mapping[str, Any]) -> tuple[str, str]:
     if rgba(str(colour)) is None:
         return out, ""
     return out, f"--line {option_colour(colour)}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
+
+
+def describe_drawing(key: str, entry: Mapping[str, Any]) -> tuple[str, str]:
+    """Another f-puzzles drawing as a refusal names it (`circle D07DE0 on r6c1`, `text '3'
+    on r1c1`, `cage '12' on r1c1 r1c2`) and, for a one-cell circle or rectangle of a hex fill,
+    the --cell option that could read it ('' otherwise)."""
+    out = key
+    fill = entry.get("baseC")
+    if key in _SHAPES and fill is not None:
+        out += f" {option_colour(fill)}"
+    value = str(entry.get("value", "")).strip()
+    if value:
+        out += f" {value[:20]!r}"
+    cells = entry.get("cells")
+    if isinstance(cells, list) and cells:
+        out += " on " + " ".join(str(c).lower()[:8] for c in cells[:8])
+        out += " …" if len(cells) > 8 else ""
+    if key not in _SHAPES or rgba(str(fill)) is None or not isinstance(cells, list):
+        return out, ""
+    if len(cells) != 1:
+        return out, ""
+    shape = "round" if _SHAPES[key] else "square"
+    return out, f"--cell {option_colour(fill)}:{shape}=TYPE"

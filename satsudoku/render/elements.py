@@ -152,6 +152,18 @@ def _arrow(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
         scene.add(Layer.LINES, "".join(parts))
 
 
+def _marked_arrow(mark: str, kind: str) -> Drawer:
+    """An arrow whose bulb is not a sum (maximum, product): drawn as one, with `mark` in the
+    bulb cell's corner so the picture does not read as a sum."""
+
+    def draw(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
+        _arrow(scene, spec, rule)
+        for arrow in spec["arrows"]:
+            _corner_label(scene, scene.cells(arrow["bulb"])[0], mark, kind)
+
+    return draw
+
+
 def _towards(a: Point, b: Point, distance: float) -> Point:
     length = math.dist(a, b) or 1.0
     return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
@@ -571,6 +583,8 @@ DRAWERS: dict[str, Drawer] = {
     "skyscraper": _outside("skyscraper"),
     "numberedroom": _outside("numberedroom"),
     "arrow": _arrow,
+    "maxarrow": _marked_arrow("max", "maxarrow"),
+    "productarrow": _marked_arrow("\u00d7", "productarrow"),
     **{kind: _lines(kind) for kind in LINE_STYLES},
     "kropki": _kropki,
     "xv": _xv,

@@ -116,6 +116,7 @@ def _load_builtin_rules() -> None:
     the installed plugins: every `satsudoku.rules` entry point is loaded once."""
     global _entry_points_loaded
     from satsudoku.rules import (  # noqa: F401
+        bulbs,
         cages,
         candidates,
         cells,
