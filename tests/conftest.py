@@ -6,12 +6,14 @@ import gc
 import os
 import random
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
+from satsudoku.result import Result
 
 TESTS = Path(__file__).parent
 BUNDLED = TESTS / "data"
@@ -43,6 +45,20 @@ def sample_lines(path: Path, k: int, seed: int = 2026) -> list[str]:
     if len(lines) <= k:
         return lines
     return random.Random(seed).sample(lines, k)
+
+
+@cache
+def referee(puzzle: Puzzle, limit: int = 2) -> Result:
+    """The bitmask referee's answer to `puzzle`, searched once per test process.
+
+    The cross-check sweeps compare each backend variant with it on the same bundled puzzles
+    (12 SAT encoding x solver pairs, both CP-SAT models, the fast path, MIP): searching them
+    again for every variant was most of those tests' CPU. A Result is frozen, and the referee's
+    answer does not depend on what it solved before (its own tests check it afresh).
+    """
+    from satsudoku.backends.bitmask import BitmaskBackend
+
+    return BitmaskBackend().solve(puzzle, limit=limit)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -31,7 +31,14 @@ from satsudoku.io import read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Status
 from satsudoku.rules import load_plugin
-from tests.conftest import BUNDLED, REPO, grid_from_line, puzzle_from_line, sample_lines
+from tests.conftest import (
+    BUNDLED,
+    REPO,
+    grid_from_line,
+    puzzle_from_line,
+    referee,
+    sample_lines,
+)
 
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
@@ -80,12 +87,11 @@ def test_empty_2x3_count_is_stopped_by_the_limit(cpsat: CpSatBackend) -> None:
 
 
 def test_agrees_with_bitmask_on_bundled_samples(cpsat: CpSatBackend) -> None:
-    reference = BitmaskBackend()
     for path in sorted(BUNDLED.glob("*.txt")):
         if path.name.endswith(".solutions.txt") or "x-sudoku" in path.name:
             continue
         for puzzle in sample_puzzles(path, 8):
-            expected, got = reference.solve(puzzle), cpsat.solve(puzzle)
+            expected, got = referee(puzzle), cpsat.solve(puzzle)
             assert got.status is expected.status, puzzle.origin
             if expected.status is Status.UNIQUE:
                 assert got.solutions == expected.solutions

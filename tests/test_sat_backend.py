@@ -9,13 +9,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-from satsudoku import Puzzle, PuzzleError, Result, Shape, Status, get_backend
+from satsudoku import Puzzle, PuzzleError, Result, Shape, Status
 from satsudoku.backends import sat
 from satsudoku.backends.sat import SatBackend
 from satsudoku.constraints import Allowed, Constraint
 from satsudoku.grid import Grid
 from satsudoku.proof.certificate import SatCertificate, check_certificate
-from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
+from tests.conftest import BUNDLED, puzzle_from_line, referee, sample_lines
 
 NINE = Shape(3, 3)
 
@@ -139,7 +139,7 @@ def test_bad_names_are_user_errors() -> None:
 def test_kissat_runs_one_shot_without_assumptions() -> None:
     backend = SatBackend(solver="kissat404")
     for puzzle in _puzzles("serg-benchmark.txt", 3) + _puzzles("top1465.txt", 2):
-        assert backend.solve(puzzle).status is get_backend("bitmask").solve(puzzle).status
+        assert backend.solve(puzzle).status is referee(puzzle).status
 
 
 def test_session_rebuilds_and_batches_agree(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -147,7 +147,7 @@ def test_session_rebuilds_and_batches_agree(monkeypatch: pytest.MonkeyPatch) -> 
     puzzles = _puzzles("serg-benchmark.txt", 5) + _puzzles("forum-hardest-1106.txt", 5)
     puzzles.append(Puzzle.empty(Shape(2, 2)))  # a new shape switches the session
     puzzles += _puzzles("17clue.txt", 3)
-    expected = [get_backend("bitmask").solve(p) for p in puzzles]
+    expected = [referee(p) for p in puzzles]
     got = list(SatBackend().solve_many(puzzles))
     assert [r.status for r in got] == [r.status for r in expected]
     assert [r.solution for r in got if r.status is Status.UNIQUE] == [
@@ -170,7 +170,7 @@ def test_unit_propagation_shortcut_agrees_with_the_blocking_call(
     assert sum(status is Status.MULTIPLE for status, _ in fast) == 11
     monkeypatch.setattr(sat, "UP_PROOF", {})  # always make the second, blocking call
     assert verdicts(SatBackend(solver=solver).solve_many(puzzles)) == fast
-    assert verdicts(get_backend("bitmask").solve(p) for p in puzzles) == fast
+    assert verdicts(referee(p) for p in puzzles) == fast
 
 
 @pytest.mark.parametrize("solver", sorted(sat.UP_PROOF))
