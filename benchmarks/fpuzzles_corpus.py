@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sudokupad_corpus import classify
+from sudokupad_corpus import classify, summary
 
 from satsudoku.backends import get_backend
 from satsudoku.io import read_text
@@ -113,14 +113,8 @@ def main() -> int:
         if args.verbose or kind == "WRONG":
             title = str(data.get("title", ""))[:30]
             print(f"{name}  {kind:<10}  {title:<30}  {detail[:110]}")
-    total = sum(counts.values())
-    order = ("solved", "incomplete", "refused", "unknown", "WRONG")
-    print(
-        f"{total} puzzles in {time.process_time() - start:.1f} s CPU: "
-        + ", ".join(f"{kind} {counts[kind]}" for kind in order)
-    )
-    print("refused for: " + "; ".join(f"{k} {n}" for k, n in refused.most_common()))
-    return 1 if counts["WRONG"] else 0
+    seconds = f"{time.process_time() - start:.1f} s CPU"
+    return summary(counts, seconds, "refused for: ", refused, "; ")
 
 
 if __name__ == "__main__":

@@ -152,13 +152,18 @@ def main() -> int:
                 keys[part.split(" ×")[0]] += 1
         if args.verbose or kind == "WRONG":
             print(f"{name}  {kind:<10}  {str(entry.get('title', ''))[:30]:<30}  {detail[:110]}")
+    seconds = f"{time.perf_counter() - start:.1f} s"
+    return summary(counts, seconds, "refused for drawings under: ", keys, ", ")
+
+
+def summary(
+    counts: Counter[str], seconds: str, refused_as: str, refused: Counter[str], joint: str
+) -> int:
+    """Print the totals by class and the refusals by reason; the exit status (1 on WRONG)."""
     total = sum(counts.values())
     order = ("solved", "incomplete", "refused", "unknown", "WRONG")
-    print(
-        f"{total} puzzles in {time.perf_counter() - start:.1f} s: "
-        + ", ".join(f"{kind} {counts[kind]}" for kind in order)
-    )
-    print("refused for drawings under: " + ", ".join(f"{k} {n}" for k, n in keys.most_common()))
+    print(f"{total} puzzles in {seconds}: " + ", ".join(f"{k} {counts[k]}" for k in order))
+    print(refused_as + joint.join(f"{k} {n}" for k, n in refused.most_common()))
     return 1 if counts["WRONG"] else 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -142,29 +142,12 @@ def test_a_refutation_that_ignoring_unit_deletions_would_accept_is_refused() -> 
     assert not check_drat([[-4, 5]], steps).ok
 
 
-def naive_rup(clauses: list[Clause], lits: Clause) -> bool:
-    """Whether unit propagation over `clauses` (scanned to a fixed point) refutes not-lits."""
-    true = {-lit for lit in lits}
+def naive_closure(clauses: list[Clause], assumed: Sequence[int] = ()) -> set[int] | None:
+    """The literals unit propagation over `clauses` implies from `assumed`, or None at a
+    conflict (scanning the clauses to a fixed point: shares nothing with the checker)."""
+    true = set(assumed)
     if any(-lit in true for lit in true):
-        return True
-    changed = True
-    while changed:
-        changed = False
-        for clause in clauses:
-            if any(lit in true for lit in clause):
-                continue
-            open_ = [lit for lit in clause if -lit not in true]
-            if not open_:
-                return True
-            if len(open_) == 1:
-                true.add(open_[0])
-                changed = True
-    return False
-
-
-def naive_closure(clauses: list[Clause]) -> set[int] | None:
-    """The literals unit propagation over `clauses` implies, or None at a conflict."""
-    true: set[int] = set()
+        return None
     changed = True
     while changed:
         changed = False
@@ -178,6 +161,11 @@ def naive_closure(clauses: list[Clause]) -> set[int] | None:
                 true.add(open_[0])
                 changed = True
     return true
+
+
+def naive_rup(clauses: list[Clause], lits: Clause) -> bool:
+    """Whether unit propagation over `clauses` refutes not-lits."""
+    return naive_closure(clauses, [-lit for lit in lits]) is None
 
 
 def naive_accepts(formula: list[Clause], steps: list[tuple[bool, Clause]]) -> bool:
