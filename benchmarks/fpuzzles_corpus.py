@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -29,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sudokupad_corpus import classify, summary
+from sudokupad_corpus import classify, json_files, summary
 
 from satsudoku.backends import get_backend
 from satsudoku.io import read_text
@@ -43,20 +42,8 @@ _DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ]
 
 def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """(name, f-puzzles object) for every file, from a folder or a git directory."""
-    if path.is_dir() and any(path.glob("*.json")):
-        for file in sorted(path.glob("*.json")):
-            yield file.stem, json.loads(file.read_text())["data"]
-        return
-    git = ["git", "--git-dir", str(path)]
-    listed = subprocess.run(
-        [*git, "ls-tree", "-r", "--name-only", "HEAD", FOLDER], capture_output=True, text=True
-    )
-    names = listed.stdout.split()
-    if not names:
-        raise SystemExit(f"{path}: no *.json files, nor a git directory holding {FOLDER}")
-    for name in sorted(names):
-        show = subprocess.run([*git, "show", f"HEAD:{name}"], check=True, capture_output=True)
-        yield Path(name).stem, json.loads(show.stdout)["data"]
+    for name, text in json_files(path, FOLDER, "*.json"):
+        yield name, json.loads(text)["data"]
 
 
 def entry_of(data: dict[str, Any]) -> dict[str, Any]:

@@ -52,22 +52,27 @@ _DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ]
 
 def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """(name, entry) for every puzzle file, from a folder or a git directory."""
-    if path.is_dir() and any(path.glob("puzzle_*.json")):
-        for file in sorted(path.glob("puzzle_*.json")):
-            yield file.stem, json.loads(file.read_text())
+    for name, text in json_files(path, FOLDER, "puzzle_*.json"):
+        yield name, json.loads(text)
+
+
+def json_files(path: Path, folder: str, pattern: str) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of every file matching `pattern` in the folder `path`, or else of every
+    file under `folder` in the git directory `path` (a bare mirror, read with `git show`)."""
+    if path.is_dir() and any(path.glob(pattern)):
+        for file in sorted(path.glob(pattern)):
+            yield file.stem, file.read_bytes()
         return
     git = ["git", "--git-dir", str(path)]
-    names = subprocess.run(
-        [*git, "ls-tree", "-r", "--name-only", "HEAD", FOLDER],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    listed = subprocess.run(
+        [*git, "ls-tree", "-r", "--name-only", "HEAD", folder], capture_output=True, text=True
+    )
+    names = listed.stdout.split()
     if not names:
-        raise SystemExit(f"{path}: no puzzle_*.json files, nor a git directory holding {FOLDER}")
+        raise SystemExit(f"{path}: no {pattern} files, nor a git directory holding {folder}")
     for name in sorted(names):
         show = subprocess.run([*git, "show", f"HEAD:{name}"], check=True, capture_output=True)
-        yield Path(name).stem, json.loads(show.stdout)
+        yield Path(name).stem, show.stdout
 
 
 def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
