@@ -158,7 +158,7 @@ def count_from(
             stand_in = twins & -twins
             times = twins.bit_count()
             mask = (mask & ~twins) | stand_in
-        children = []
+        children: list[tuple[Masks, int, int]] = []
         while mask:
             if deadline is not None and children and time.perf_counter() >= deadline:
                 break  # each child is a propagation: a 9x9 node of big tables took 0.4 s
