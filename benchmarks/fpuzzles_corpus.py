@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sudokupad_corpus import classify, json_files, summary
+from sudokupad_corpus import DRAWN, classify, json_files, summary
 
 from satsudoku.backends import get_backend
 from satsudoku.io import read_text
@@ -37,7 +37,6 @@ from satsudoku.result import Status
 REPO = Path(__file__).resolve().parent.parent
 MIRROR = REPO.parent / ".mirror" / "Nickleaton+sudoku" / "repo"
 FOLDER = "problems/fpuzzles/goodjson/"
-_DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ])")
 
 
 def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -57,7 +56,7 @@ def entry_of(data: dict[str, Any]) -> dict[str, Any]:
 
 def reasons(detail: str) -> list[str]:
     """What a refusal is for: each drawing key, else the message with cells and numbers out."""
-    drawn = _DRAWN.search(detail)
+    drawn = DRAWN.search(detail)
     if detail.startswith("drawings: ") or drawn:
         listed = drawn.group(1) if drawn else detail.removeprefix("drawings: ")
         return [part.split(" ×")[0] for part in listed.split(", ")]

@@ -47,7 +47,7 @@ from satsudoku.verify import violations
 REPO = Path(__file__).resolve().parent.parent
 MIRROR = REPO.parent / ".mirror" / "Hubiele+Sudoku-Bench" / "repo"
 FOLDER = "Sudoku-Bench_json_conversion/challenge/"
-_DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ])")
+DRAWN = re.compile(r"drawings whose meaning is in the rules text: ([^;(]*[^;( ])")
 
 
 def corpus(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -108,7 +108,7 @@ def classify(
     try:
         (puzzle,) = read_text(str(entry["encoded_puzzle"]), **typed)
     except PuzzleError as exc:
-        drawn = _DRAWN.search(str(exc))
+        drawn = DRAWN.search(str(exc))
         return "refused", (f"drawings: {drawn.group(1)}" if drawn else str(exc))
     size = puzzle.shape.size
     whole = len(published) == size * size and not set(published) & set("0.")
