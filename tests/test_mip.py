@@ -94,8 +94,14 @@ def test_cuts_are_removed_so_the_shared_model_serves_the_next_puzzle(mip: MipBac
 
 
 # Region-sum lines run by default on regionsumline-6x6.json (0.03 s); these two published ones
-# take 1.1-1.4 s of CPU each on MIP: under -m slow.
-MIP_SLOW = {"variants/real/out-of-the-blue-6x6.json", "variants/real/sumthings-6x6.json"}
+# take 1.1-1.4 s of CPU each on MIP: under -m slow. So do the 9x9 miracle (0.85 s) and published
+# sandwich (0.69 s): their rules run by default on the chess/ and sums/sandwich 6x6 models.
+MIP_SLOW = {
+    "variants/real/out-of-the-blue-6x6.json",
+    "variants/real/sumthings-6x6.json",
+    "variants/miracle/miracle-sudoku.json",
+    "variants/real/sandwich.json",
+}
 
 
 @pytest.mark.parametrize(

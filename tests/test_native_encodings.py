@@ -46,6 +46,22 @@ BACKEND_IDS = [
 ]
 
 
+def backend_grid(cases: list[tuple[str, tuple[Any, ...]]], default: dict[str, str]) -> list[Any]:
+    """Every backend x case pair as parameters; a backend runs its `default` case by default
+    and the other pairs are under -m slow (the 4x4 tests keep every pair by default)."""
+    assert set(default) == set(BACKEND_IDS) and set(default.values()) == {c for c, _ in cases}
+    return [
+        pytest.param(
+            spec,
+            *args,
+            marks=[] if default[backend_id] == case_id else [pytest.mark.slow],
+            id=f"{backend_id}-{case_id}",
+        )
+        for case_id, args in cases
+        for spec, backend_id in zip(BACKENDS, BACKEND_IDS, strict=True)
+    ]
+
+
 def _values(g: Rows, cells: tuple[str, ...]) -> list[int]:
     return [v(g, x) for x in cells]
 
@@ -198,8 +214,22 @@ def test_4x4_counts_match_the_oracle(
         assert got == expected, givens
 
 
+# Each backend on one 6x6 case by default, the cheapest that keeps every case (3.0 -> ~0.5 s).
+DEFAULT_6X6 = {
+    "sat-minimal": "killer-several-sets",
+    "sat-efficient": "killer-several-sets",
+    "sat-extended": "littlekillers-and-arrows",
+    "sat-reduced": "renban-and-cage",
+    "cpsat-boolean": "littlekillers-and-arrows",
+    "cpsat-integer": "killer-several-sets",
+    "bitmask-tables": "killer-several-sets",
+    "bitmask": "littlekillers-and-arrows",
+}
+
+
 @pytest.mark.parametrize(
-    ("specs", "oracle"), [c[1:] for c in CASES_6X6], ids=[c[0] for c in CASES_6X6]
+    ("backend_spec", "specs", "oracle"),
+    backend_grid([(c[0], tuple(c[1:])) for c in CASES_6X6], DEFAULT_6X6),
 )
 def test_6x6_counts_match_the_oracle(
     backend_spec: tuple[str, dict[str, Any]], specs: list[dict[str, Any]], oracle: Predicate
