@@ -187,9 +187,9 @@ def six_by_six_case(seed: int) -> tuple[Puzzle, int]:
             return Puzzle(shape, FIRST_ROW, case.rules(shape)), expected
 
 
-# Four seeds by default, all twelve under -m slow (another ~0.8 s of CPU).
+# Seeds 1-3 by default, 0 (0.9 s of CPU) and 4-11 under -m slow (another ~1.7 s).
 @pytest.mark.parametrize(
-    "seed", [s if s < 4 else pytest.param(s, marks=pytest.mark.slow) for s in range(12)]
+    "seed", [s if 1 <= s < 4 else pytest.param(s, marks=pytest.mark.slow) for s in range(12)]
 )
 def test_random_6x6_cases_count_as_the_oracle(seed: int) -> None:
     puzzle, expected = six_by_six_case(seed)

@@ -147,7 +147,12 @@ def test_unsatisfiable_puzzle_counts_zero() -> None:
 
 @pytest.mark.parametrize(
     ("puzzle", "samples", "truth"),
-    [(empty(2, 3), 400, GRIDS_6X6), (empty(2, 4), 150, GRIDS_8X8), (empty(3, 3), 150, GRIDS_9X9)],
+    [
+        (empty(2, 3), 400, GRIDS_6X6),
+        # one size by default: 8x8 and 9x9 (1.7 s of CPU) under -m slow
+        pytest.param(empty(2, 4), 150, GRIDS_8X8, marks=pytest.mark.slow),
+        pytest.param(empty(3, 3), 150, GRIDS_9X9, marks=pytest.mark.slow),
+    ],
     ids=["6x6", "8x8", "9x9"],
 )
 def test_estimates_lie_within_three_standard_errors(
