@@ -12,10 +12,10 @@ from satsudoku.cli import main
 from satsudoku.commands.convert import toml_document
 from satsudoku.errors import PuzzleError
 from satsudoku.io import puzzle_document, read_puzzles, read_text
+from tests.test_models import model_params
 
 ROOT = Path(__file__).resolve().parent.parent
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
-MODELS = sorted(p for p in (ROOT / "models").rglob("*") if p.suffix in (".json", ".toml"))
 
 
 def write(tmp_path: Path, text: str, name: str = "p.txt") -> str:
@@ -70,7 +70,8 @@ def test_plain_targets_refuse_what_they_would_lose(
     assert captured.err == f"satsudoku: {path}: --to {target} {lost} use --to json or --to toml\n"
 
 
-@pytest.mark.parametrize("path", MODELS, ids=lambda p: p.name)
+# Published models beyond one per rule type and feature under -m slow (covering_models).
+@pytest.mark.parametrize("path", model_params())
 def test_toml_round_trips_every_model(path: Path) -> None:
     for puzzle in read_puzzles(path):
         doc = puzzle_document(puzzle)

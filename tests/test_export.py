@@ -35,6 +35,7 @@ from satsudoku.io.text import ReadOptions
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule, rule_types
 from tests.conftest import REPO
+from tests.test_models import model_params
 
 MODELS = sorted(p for p in (REPO / "models").rglob("*") if p.suffix in (".json", ".toml"))
 # Models f-puzzles cannot hold, each with the reason the export gives.
@@ -380,7 +381,9 @@ def test_two_minimum_sets_apart_merge() -> None:
 # --- every model: import, export, re-import ---------------------------------------------------
 
 
-@pytest.mark.parametrize("path", MODELS, ids=lambda p: str(p.relative_to(REPO / "models")))
+# Published models beyond one per rule type and feature under -m slow (covering_models);
+# every refused one by default.
+@pytest.mark.parametrize("path", model_params(set(REFUSED_MODELS)))
 def test_model_round_trips_through_f_puzzles(path: Path) -> None:
     (puzzle,) = read_puzzles(path)
     name = str(path.relative_to(REPO / "models"))

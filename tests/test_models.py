@@ -255,6 +255,41 @@ def features(doc: dict[str, Any]) -> set[str]:
     return found
 
 
+def model_id(path: Path) -> str:
+    return str(path.relative_to(REPO / "models"))
+
+
+def covering_models() -> set[Path]:
+    """The constructed models, and for each rule type or feature that only published puzzles
+    hold, the first published one holding it: what a sweep over every model runs by default
+    (52 of 119 models at the time of writing; the rest of each sweep is under -m slow)."""
+    chosen = {p for p in MODELS if not model_id(p).startswith(PUBLISHED)}
+    covered = set().union(*(features(raw(p)) for p in chosen))
+    for path in MODELS:
+        if not features(raw(path)) <= covered:
+            chosen.add(path)
+            covered |= features(raw(path))
+    return chosen
+
+
+def model_params(keep: set[str] | frozenset[str] = frozenset()) -> list[Any]:
+    """Every model as a parameter, those outside covering_models() and `keep` marked slow."""
+    default = covering_models()
+    return [
+        pytest.param(
+            p,
+            marks=[] if p in default or model_id(p) in keep else [pytest.mark.slow],
+            id=model_id(p),
+        )
+        for p in MODELS
+    ]
+
+
+def test_the_default_model_sweeps_cover_every_rule_type_and_feature() -> None:
+    covered = set().union(*(features(raw(p)) for p in covering_models()))
+    assert set(RULE_TYPES) | set(FEATURES) <= covered
+
+
 def test_every_rule_type_has_a_model_and_two_published_puzzles() -> None:
     in_models: set[str] = set()
     published: Counter[str] = Counter()  # how many published puzzles use each type or feature

@@ -23,9 +23,9 @@ from satsudoku.render.svg import Canvas
 from satsudoku.rules import make_rule, rule_types
 from tests.conftest import REPO
 from tests.test_export import EXAMPLES
+from tests.test_models import model_params
 
 SVG = "{http://www.w3.org/2000/svg}"
-MODELS = sorted(p for p in (REPO / "models").rglob("*") if p.suffix in (".json", ".toml"))
 
 
 def parse(svg: str) -> ET.Element:
@@ -136,7 +136,8 @@ def test_rules_without_marks_are_named_in_the_caption(kind: str) -> None:
 # --- real models ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", MODELS, ids=lambda p: str(p.relative_to(REPO / "models")))
+# Published models beyond one per rule type and feature under -m slow (covering_models).
+@pytest.mark.parametrize("path", model_params())
 def test_every_model_renders_well_formed(path: Path) -> None:
     (puzzle,) = read_puzzles(path)
     root = parse(render_svg(puzzle, puzzle.solution))
