@@ -17,6 +17,7 @@ from satsudoku.io import read_text
 from satsudoku.io.fpuzzles_values import redefined_value
 from satsudoku.io.sudokupad import sudokupad_json
 from tests.test_fpuzzles_lines import corpus_entry
+from tests.test_sudokupad import MAKER_BULB
 
 THERMAL = "Hot/Cold: The value of a shaded cell is one more than it's digit"
 PREY = "The values of all Prey cells are 0"
@@ -71,17 +72,7 @@ def arrow_pad(rules: str, solution: str | None = None) -> str:
                 "thickness": 3.2,
             }
         ],
-        "overlays": [
-            {
-                "center": [0.5, 0.5],
-                "width": 0.82,
-                "height": 0.82,
-                "rounded": True,
-                "backgroundColor": "#FFFFFF",
-                "borderColor": "#aaaf",
-                "thickness": 1.28,
-            }
-        ],
+        "overlays": [{**MAKER_BULB, "center": [0.5, 0.5]}],
     }
     return json.dumps(pad)
 
