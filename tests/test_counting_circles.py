@@ -16,15 +16,13 @@ from satsudoku.cli import main
 from satsudoku.constraints import Automaton, TableTooLargeError
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
-from satsudoku.io import read_puzzles, read_text
+from satsudoku.io import read_puzzles
 from satsudoku.io.fpuzzles_export import fpuzzles_data
-from satsudoku.io.sudokupad_lines import parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Status
 from satsudoku.rules import counting, make_rule
 from satsudoku.verify import violations
 from tests.conftest import REPO
-from tests.test_fpuzzles_lines import corpus_entry
+from tests.test_fpuzzles_lines import answer, corpus_entry, read
 from tests.test_rules import FIRST_ROW, Rows, all_4x4, all_6x6_first_row, count_6x6, count_with
 
 Names = list[str]
@@ -181,28 +179,13 @@ def test_the_models_prove_on_bitmask(name: str, tmp_path: Path) -> None:
     )
 
 
-def read(text: str, *cells: str, lines: tuple[str, ...] = ()) -> Puzzle:
-    (puzzle,) = read_text(
-        text,
-        cells=[parse_cell_type(spec) for spec in cells],
-        lines=[parse_line_type(spec) for spec in lines],
-    )
-    return puzzle
-
-
-def solved(puzzle: Puzzle) -> tuple[str, str]:
-    result = get_backend("sat").solve(puzzle, limit=2, timeout=60)
-    assert result.status is Status.UNIQUE and result.solution is not None
-    return result.status.value, "".join(map(str, result.solution.values))
-
-
 def test_introduction_to_counting_circles_from_sudokupad() -> None:
     """Sudoku-Bench puzzle_0071 (SudokuPad): nine white circles, no givens. Without --cell the
     circles are drawings whose refusal offers the type."""
     entry = corpus_entry("0071")
     with pytest.raises(PuzzleError, match=r"--cell FFFFFF=TYPE \(odd, even, countingcircles\)"):
         read(entry["encoded_puzzle"])
-    puzzle = read(entry["encoded_puzzle"], "fff:round=countingcircles")
+    puzzle = read(entry["encoded_puzzle"], cells=("fff:round=countingcircles",))
     (rule,) = puzzle.rules
     assert (
         rule.to_spec()
@@ -210,18 +193,18 @@ def test_introduction_to_counting_circles_from_sudokupad() -> None:
         .rules[0]
         .to_spec()
     )
-    assert solved(puzzle) == ("unique", entry["solution"])
+    assert answer(puzzle) == ("unique", entry["solution"])
 
 
 def test_zippers_and_circles_from_fpuzzles() -> None:
     """Sudoku-Bench puzzle_0076 (f-puzzles): gray zippers and six circles."""
     entry = corpus_entry("0076")
-    puzzle = read(entry["encoded_puzzle"], "fff:round=countingcircles", lines=("ccc=zipperline",))
+    puzzle = read(entry["encoded_puzzle"], "ccc=zipperline", cells=("fff:round=countingcircles",))
     assert sorted(rule.to_spec()["type"] for rule in puzzle.rules) == [
         "countingcircles",
         "zipperline",
     ]
-    assert solved(puzzle) == ("unique", entry["solution"])
+    assert answer(puzzle) == ("unique", entry["solution"])
 
 
 def test_circles_of_two_styles_are_one_rule() -> None:
@@ -240,7 +223,7 @@ def test_circles_of_two_styles_are_one_rule() -> None:
     grid: list[list[dict[str, Any]]] = [[{} for _ in range(4)] for _ in range(4)]
     grid[0][0] = {"value": 2, "given": True}
     data = {"size": 4, "grid": grid, "circle": [disc("R1C1", "#FFFFFF"), disc("R2C3", "#BFBFBF")]}
-    puzzle = read(json.dumps(data), "fff=countingcircles", "bfbfbf=countingcircles")
+    puzzle = read(json.dumps(data), cells=("fff=countingcircles", "bfbfbf=countingcircles"))
     (rule,) = puzzle.rules
     assert sorted(rule.to_spec()["cells"]) == ["r1c1", "r2c3"]
     result = get_backend("bitmask").solve(puzzle, limit=300)
