@@ -24,6 +24,7 @@ from satsudoku.io.sudokupad_lines import LineType, parse_cell_type, parse_line_t
 from satsudoku.io.text import ReadOptions
 from satsudoku.puzzle import Puzzle
 from satsudoku.verify import violations
+from tests.conftest import REPO
 from tests.test_sudokupad import editor_pad
 
 DATA = Path(__file__).parent / "data"
@@ -459,20 +460,19 @@ def test_the_whole_corpus_with_its_rules_texts_lines_never_answers_wrong() -> No
     its rules texts call for: no wrong answer, and at least the 49 solved when measured."""
     if not (CORPUS / "HEAD").exists():
         pytest.skip(f"Sudoku-Bench mirror not found at {CORPUS}")
-    root = Path(__file__).resolve().parents[1]
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(root / "benchmarks" / "sudokupad_corpus.py"),
-            "--corpus",
-            str(CORPUS),
-            "--lines",
-            str(root / "benchmarks" / "sudokupad_corpus_lines.txt"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr  # 1 when any answer is wrong
-    tally = re.search(r"100 puzzles in .*: solved (\d+), .*WRONG 0", run.stdout)
-    assert tally is not None and int(tally.group(1)) >= 49, run.stdout
+    lines = REPO / "benchmarks" / "sudokupad_corpus_lines.txt"
+    _, solved = corpus_run("sudokupad_corpus.py", CORPUS, 100, "--lines", str(lines), timeout=600)
+    assert solved >= 49
+
+
+def corpus_run(
+    script: str, corpus: Path, puzzles: int, *options: str, timeout: float
+) -> tuple[str, int]:
+    """Run benchmarks/`script` over the mirror `corpus`: it must exit 0 (1 when any answer is
+    wrong) and report all `puzzles` with WRONG 0; its output and how many it solved."""
+    command = [sys.executable, str(REPO / "benchmarks" / script), "--corpus", str(corpus)]
+    run = subprocess.run([*command, *options], capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0, run.stdout + run.stderr
+    tally = re.search(rf"{puzzles} puzzles in .*: solved (\d+), .*WRONG 0", run.stdout)
+    assert tally is not None, run.stdout
+    return run.stdout, int(tally.group(1))
