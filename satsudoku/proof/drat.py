@@ -273,8 +273,9 @@ class _Checker:
                 break
             _append(orig, start, clause)
             self.num_lemmas += 1
-        formula_end = start[self.num_formula]
-        kept = max(max(orig[:formula_end], default=0), -min(orig[:formula_end], default=0))
+        held = orig[: start[self.num_formula]]  # the formula's literals
+        kept = max(max(held, default=0), -min(held, default=0))
+        del held
         top = _compact(orig, kept)
         self.orig, self.start, self.off = orig, start, top
         count = len(start) - 1
