@@ -395,7 +395,7 @@ class Progress:
     def phase(self, name: str) -> None:
         """Show what runs now on the next puzzle (e.g. 'refuting'); a ticker redraws it twice a
         second, so a long phase shows life."""
-        self.current = f"{self.noun} {self.done + 1}: {name}"
+        self.detail(name)
         self.current_start = time.perf_counter()
         if not self.enabled:
             return
