@@ -15,6 +15,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
 from satsudoku.io.document import check_solution, puzzle_from_document
 from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
+from satsudoku.io.fpuzzles_numbers import clue_number
 from satsudoku.io.fpuzzles_typed import describe_drawing, describe_line, read_typed
 from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
@@ -492,7 +493,7 @@ def _whispers(value: Any, size: int) -> list[dict[str, Any]]:
     by_difference: dict[int, list[list[str]]] = {}
     for entry in value:
         text = str(entry.get("value") or "").strip()
-        difference = int(text) if text else math.ceil(size / 2)
+        difference = clue_number(text) if text else math.ceil(size / 2)
         lines = by_difference.setdefault(difference, [])
         lines.extend(_cells({"line": line}, "line") for line in entry["lines"])
     return [
@@ -516,7 +517,7 @@ def _killer(value: Any, size: int) -> list[dict[str, Any]]:
     for entry in value:
         cage: dict[str, Any] = {"cells": _cells(entry)}
         if str(entry.get("value", "")).strip():
-            cage["sum"] = int(entry["value"])
+            cage["sum"] = clue_number(entry["value"])
         cells = set(cage["cells"])
         group = next((g for g in groups if not g[0] & cells), None)
         if group is None:
@@ -531,7 +532,7 @@ def _little_killer(value: Any, size: int) -> list[dict[str, Any]]:
     """An arrow with no value, or with 0, is no clue: f-puzzles' solver skips both (no sum of
     digits is 0), where reading 0 as a sum would refuse a file the site opens."""
     clues = [
-        {"cells": _diagonal(entry, size), "sum": int(entry["value"])}
+        {"cells": _diagonal(entry, size), "sum": clue_number(entry["value"])}
         for entry in value
         if str(entry.get("value", "")).strip() not in ("", "0")
     ]
@@ -588,9 +589,9 @@ def _sandwich(value: Any, size: int) -> list[dict[str, Any]]:
             raise ValueError(f"sandwich clue cell {entry['cell']!r}")
         r, c = int(match.group(1)), int(match.group(2))
         if r in (0, size + 1) and 1 <= c <= size:
-            cols[c - 1] = int(entry["value"])
+            cols[c - 1] = clue_number(entry["value"])
         elif c in (0, size + 1) and 1 <= r <= size:
-            rows[r - 1] = int(entry["value"])
+            rows[r - 1] = clue_number(entry["value"])
         else:
             raise ValueError(f"sandwich clue at {entry['cell']!r} is not outside the grid")
     if all(v is None for v in rows + cols):
@@ -628,7 +629,8 @@ def _cell_key(name: str) -> Cell:
 
 def _quadruple(value: Any, size: int) -> list[dict[str, Any]]:
     clues = [
-        {"cells": _cells(entry), "digits": [int(d) for d in entry["values"]]} for entry in value
+        {"cells": _cells(entry), "digits": [clue_number(d) for d in entry["values"]]}
+        for entry in value
     ]
     return [{"type": "quadruple", "clues": clues}] if clues else []
 
@@ -706,8 +708,8 @@ def _only_default(dots: list[Any], default: int, key: str) -> None:
 def _dot(entry: Mapping[str, Any], default: int) -> Any:
     cells = _pair(entry)
     value = str(entry.get("value", "")).strip()
-    if value and int(value) != default:
-        return {"cells": cells, "value": int(value)}
+    if value and clue_number(value) != default:
+        return {"cells": cells, "value": clue_number(value)}
     return cells
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from satsudoku.io.fpuzzles_numbers import clue_number
 from satsudoku.rules.outside import SIDES
 
 Translator = Callable[[Any, int], list[dict[str, Any]]]
@@ -37,7 +38,7 @@ def outside_rule(kind: str) -> Translator:
             if not text:
                 continue  # an empty clue box draws nothing
             side, index = outside_side(str(entry["cell"]), size)
-            sides.setdefault(side, [None] * size)[index] = int(text)
+            sides.setdefault(side, [None] * size)[index] = clue_number(text)
         if not sides:
             return []
         return [{"type": kind, **{side: sides[side] for side in SIDES if side in sides}}]

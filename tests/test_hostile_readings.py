@@ -1,0 +1,62 @@
+"""Holes found by the attacker pass of 2026-11-27 (brief h62): inputs a reader took in and read
+as another puzzle, silently, where they must be refused in one line (or read as written).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from satsudoku.backends import get_backend
+from satsudoku.errors import PuzzleError
+from satsudoku.io import read_text
+
+
+def _fpuzzles(**keys: Any) -> str:
+    return json.dumps({"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)], **keys})
+
+
+def _count(text: str) -> int:
+    (puzzle,) = read_text(text, fmt="fpuzzles")
+    count = get_backend("bitmask").solve(puzzle, limit=300).count
+    assert count is not None
+    return count
+
+
+def _cage(value: Any) -> str:
+    return _fpuzzles(killercage=[{"cells": ["R1C1", "R1C2"], "value": value}])
+
+
+def _sandwich(value: Any) -> str:
+    return _fpuzzles(sandwichsum=[{"cell": "R0C1", "value": value}])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _cage(3.7),  # int() read 3: 48 solutions of a cage summing to 3
+        _cage(True),  # int() read 1: 'no solution'
+        _cage("\u0663"),  # an Arabic-Indic 3, read as 3
+        _cage("\uff13"),  # a fullwidth 3, read as 3
+        _sandwich("1_2"),  # read as 12 (the site's parseInt reads 1)
+        _fpuzzles(difference=[{"cells": ["R1C1", "R1C2"], "value": "\u0663"}]),
+        _fpuzzles(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [2.9]}]),
+        _fpuzzles(xsum=[{"cell": "R0C1", "value": "1_0"}]),
+        _fpuzzles(whispers=[{"lines": [["R1C1", "R1C2"]], "value": "\u0662"}]),
+    ],
+)
+def test_fpuzzles_clue_values_int_would_misread_are_refused(text: str) -> None:
+    with pytest.raises(PuzzleError, match="is not a whole number") as caught:
+        read_text(text, fmt="fpuzzles")
+    assert "\n" not in str(caught.value)
+
+
+def test_fpuzzles_clue_values_as_the_site_writes_them_still_read() -> None:
+    """A cage of r1c1-r1c2 summing to 3 holds 1 and 2: 48 of the 288 4x4 grids, whether the
+    total is the string f-puzzles writes, a JSON integer, or padded; a column's sandwich of 0
+    (1 and 4 side by side: 144 grids) likewise."""
+    for value in ("3", 3, " 3 ", "03", "+3"):
+        assert _count(_cage(value)) == 48, value
+    assert _count(_sandwich("0")) == _count(_sandwich(0)) == 144
