@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -98,6 +99,11 @@ def check_symbols(symbols: str) -> str:
             raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is whitespace")
         if not symbol.isprintable():  # ESC, NUL, a bidi override: they would reach the output
             raise PuzzleError(f"symbols {symbols!r}: symbol {index + 1} is not printable")
+        if unicodedata.category(symbol).startswith("M"):  # U+0301: 'a' and it print as 'á'
+            raise PuzzleError(
+                f"symbols {symbols!r}: symbol {index + 1} is a combining mark; printed, it joins "
+                "the symbol before it"
+            )
         if symbol == ".":  # else an empty grid of dots reads as all one digit: 'unsatisfiable'
             raise PuzzleError(f"symbols {symbols!r}: '.' is the blank, it cannot be a digit too")
         if symbol in symbols[:index]:

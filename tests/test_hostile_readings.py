@@ -60,3 +60,19 @@ def test_fpuzzles_clue_values_as_the_site_writes_them_still_read() -> None:
     for value in ("3", 3, " 3 ", "03", "+3"):
         assert _count(_cage(value)) == 48, value
     assert _count(_sandwich("0")) == _count(_sandwich(0)) == 144
+
+
+@pytest.mark.parametrize("symbols", ["a\u0301bc", "\u0301\u0302\u0303\u0304", "12\u20dd4"])
+def test_an_alphabet_holding_a_combining_mark_is_refused(symbols: str) -> None:
+    """A combining mark as a digit printed over the symbol before it: with --symbols 'a\u0301bc'
+    the 4x4 row 1 2 3 4 printed 'a\u0301bc' (shown 'ábc', three symbols), so one grid read
+    back as another."""
+    document = json.dumps({"size": 4, "symbols": symbols, "givens": "." * 16})
+    with pytest.raises(PuzzleError, match="is a combining mark; printed, it joins") as caught:
+        read_text(document)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_alphabet_of_letters_from_right_to_left_scripts_still_reads() -> None:
+    (puzzle,) = read_text(json.dumps({"size": 4, "symbols": "אבגד", "givens": "א" + "." * 15}))
+    assert puzzle.givens.values[0] == 1
