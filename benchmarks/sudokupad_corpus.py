@@ -17,9 +17,10 @@ Hubiele/Sudoku-Bench, read with `git show`). Each puzzle is imported and, when r
              stored solution breaking a rule read, or a key SudokuPad's format has and we lack
   unknown    read; no verdict within the time limit
 
---lines FILE gives some puzzles the `--line COLOUR=TYPE` (and `--cell`, `--unique-cages`) options
-a user would type after reading their rules text (benchmarks/sudokupad_corpus_lines.txt:
-`puzzle_NNNN [--cell SPEC] [--unique-cages] LINE-SPEC ...`, '# ' starts a comment).
+--lines FILE gives some puzzles the `--line COLOUR=TYPE` (and `--cell`, `--unique-cages`,
+`--negative`) options a user would type after reading their rules text
+(benchmarks/sudokupad_corpus_lines.txt: `puzzle_NNNN [--cell SPEC] [--unique-cages]
+[--negative KIND] LINE-SPEC ...`, '# ' starts a comment).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from satsudoku.backends import get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_text
-from satsudoku.io.sudokupad import global_rules_named
+from satsudoku.io.sudokupad import global_rules_named, negatives_named
 from satsudoku.io.sudokupad_lines import parse_cell_type, parse_line_type
 from satsudoku.result import Status
 from satsudoku.verify import violations
@@ -76,9 +77,9 @@ def json_files(path: Path, folder: str, pattern: str) -> Iterator[tuple[str, byt
 
 
 def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
-    """Puzzle name → read_text's --line/--cell/--unique-cages arguments, from a file of
-    `puzzle_NNNN [--cell SPEC] [--unique-cages] [LINE-SPEC] ...` lines (a bare SPEC is a
-    --line; several lines for one puzzle add up)."""
+    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative arguments, from a
+    file of `puzzle_NNNN [--cell SPEC] [--unique-cages] [--negative KIND] [LINE-SPEC] ...`
+    lines (a bare SPEC is a --line; several lines for one puzzle add up)."""
     if path is None:
         return {}
     out: dict[str, dict[str, Any]] = {}
@@ -86,13 +87,17 @@ def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
         words = re.split(r"(?:^|\s)#(?:\s|$)", raw)[0].split()  # '# ' starts a comment
         if len(words) < 2:
             continue
-        typed = out.setdefault(words[0], {"lines": [], "cells": [], "unique_cages": False})
+        typed = out.setdefault(
+            words[0], {"lines": [], "cells": [], "unique_cages": False, "negative": []}
+        )
         rest = iter(words[1:])
         for word in rest:
             if word == "--unique-cages":
                 typed["unique_cages"] = True
             elif word == "--cell":
                 typed["cells"].append(parse_cell_type(next(rest)))
+            elif word == "--negative":
+                typed["negative"].append(next(rest))
             else:
                 typed["lines"].append(parse_line_type(word))
     return out
@@ -126,14 +131,18 @@ def classify(
         )
         return ("solved", kinds) if same else ("WRONG", f"{kinds}: another grid")
     if result.status is Status.MULTIPLE:
-        named = global_rules_named(str(entry.get("rules", "")))
-        if not named:
+        text = str(entry.get("rules", ""))
+        named = global_rules_named(text)
+        negative = [k for k in negatives_named(text) if k not in typed.get("negative", ())]
+        if not named and not negative:
             return "incomplete", f"{kinds}; the rules text names no global rule"
-        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named, **typed)
+        more = {**typed, "negative": [*typed.get("negative", ()), *negative]}
+        (ruled,) = read_text(str(entry["encoded_puzzle"]), rules=named, **more)
         again = get_backend(backend).solve(ruled, limit=2, timeout=timeout)
         digits = "".join(map(str, again.solution.values)) if again.solution else ""
         verdict = "solved" if again.status is Status.UNIQUE and digits == published else "not"
-        return "incomplete", f"{kinds}; with --rule {' --rule '.join(named)}: {verdict}"
+        options = [f"--rule {name}" for name in named] + [f"--negative {k}" for k in negative]
+        return "incomplete", f"{kinds}; with {' '.join(options)}: {verdict}"
     return "unknown", f"{kinds}: {result.status.value}"
 
 

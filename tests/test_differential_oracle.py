@@ -567,7 +567,7 @@ def _dots(kind: str) -> Maker:
             else:
                 spec.setdefault(colour, []).append([name(a), name(b)])
         negative: Any = rng.choice(
-            [None, True, False] + ([["white"], ["black"]] if kind == "kropki" else [])
+            [None, True, False] + ([["white"], ["black"]] if kind == "kropki" else [["x"], ["v"]])
         )
         if negative is not None:
             spec["negative"] = negative
@@ -591,7 +591,8 @@ def _dots(kind: str) -> Maker:
                 banned = {"white", "black"} if negative is True else set(negative)
                 tests = [(c, 1 if c == "white" else 2) for c in sorted(banned)]
             else:
-                tests = [("x", 10), ("v", 5)]
+                banned = {"x", "v"} if negative is True else set(negative)
+                tests = [(c, 10 if c == "x" else 5) for c in sorted(banned)]
             for a, b in orth_pairs(n):
                 if frozenset((a, b)) in marked:
                     continue

@@ -120,6 +120,22 @@ OTHER_WHITE = marks(lambda a, b: abs(a - b) == 1 and {a, b} != {1, 2})
 XV_X, XV_V = marks(lambda a, b: a + b == 10), marks(lambda a, b: a + b == 5)
 # Two consecutive pairs without an X or V, and the V pair 2-3 (a V and a white dot on one pair).
 XV_WHITE = marks(lambda a, b: abs(a - b) == 1 and a + b not in (5, 10))[:2] + [["r1c2", "r1c3"]]
+
+
+def xv_holds(g: Rows, xs: list[list[str]], vs: list[list[str]], banned: tuple[int, ...]) -> bool:
+    """X pairs add to 10, V pairs to 5, and no unmarked orthogonal pair adds to a banned sum."""
+    marked = pairs_named(xs + vs)
+    return (
+        all(v(g, a) + v(g, b) == 10 for a, b in xs)
+        and all(v(g, a) + v(g, b) == 5 for a, b in vs)
+        and all(
+            at(g, a) + at(g, b) not in banned
+            for a, b in orthogonal(6)
+            if frozenset((a, b)) not in marked
+        )
+    )
+
+
 CAGE = ["r2c2", "r2c3", "r3c3"]
 THERMO_IN_CAGE = ["r3c3", "r2c3", "r2c2"]
 
@@ -387,6 +403,20 @@ CASES: list[tuple[str, str, list[dict[str, Any]], Predicate]] = [
                 if frozenset((a, b)) not in pairs_named(XV_X + XV_V)
             )
         ),
+    ),
+    (
+        # Negative V only ("all V pairs are given", --negative v): an unmarked pair may still
+        # add to 10, not to 5. Half the V pairs of R6 are marked, so R6 itself is out.
+        "xv-negative-v-only-6x6",
+        "6x6",
+        [{"type": "xv", "x": XV_X[:1], "v": XV_V[:6], "negative": ["v"]}],
+        lambda g: xv_holds(g, XV_X[:1], XV_V[:6], banned=(5,)),
+    ),
+    (
+        "xv-negative-x-only-6x6",  # 148 grids without the negative, 1 with V's, 0 with both
+        "6x6",
+        [{"type": "xv", "x": XV_X[:1], "v": XV_V[:6], "negative": ["x"]}],
+        lambda g: xv_holds(g, XV_X[:1], XV_V[:6], banned=(10,)),
     ),
     (
         "xv-v-across-boxes",

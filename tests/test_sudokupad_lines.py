@@ -158,16 +158,14 @@ def test_cages_without_totals_and_marked_cells_solve_to_the_published_solution(
     [
         ("0066", ("ff9504fc=dutchwhispers", "9b86ec=lockout"), ["killer", "lockout", "whispers"]),
         ("0059", ("67f067=whispers",), ["kropki", "whispers"]),
-        ("0097", ("46386c45=palindrome",), ["antiknight", "kropki", "palindrome", "xv"]),
     ],
 )
 def test_typed_lines_hold_in_the_published_solution(
     number: str, specs: tuple[str, ...], expected: list[str]
 ) -> None:
     """Puzzles with some other clue satsudoku cannot read (sequence lines, region sum loops,
-    cages without totals, 'all dots given'): left out with --ignore-drawings, what was typed
-    (whispers of 5 and Dutch whispers of 4, lockout, palindrome) holds in the published grid,
-    which is one of several."""
+    cages without totals): left out with --ignore-drawings, what was typed (whispers of 5 and
+    Dutch whispers of 4, lockout) holds in the published grid, which is one of several."""
     entry = REAL[number]
     puzzle = read(number, *specs, ignore=True)
     assert kinds(puzzle) == expected
@@ -476,3 +474,32 @@ def corpus_run(
     tally = re.search(rf"{puzzles} puzzles in .*: solved (\d+), .*WRONG 0", run.stdout)
     assert tally is not None, run.stdout
     return run.stdout, int(tally.group(1))
+
+
+def test_all_marks_given_is_hinted_then_read_with_negative() -> None:
+    """'sphinx of black quartz' (aqjhs): "Digits joined by a white dot are consecutive. All
+    possible dots are given." and "Digits joined by a V sum to 5. All such pairs are given.":
+    SudokuPad's data cannot say it, so reading warns naming --negative white and v; read with
+    them (and its grey palindrome typed) it is unique, the published grid. With the V's
+    negative alone it is not; `--rule nonconsecutive` instead would forbid the dots' own pairs, and
+    is refused."""
+    text = REAL["0097"]["encoded_puzzle"]
+    with pytest.warns(
+        UserWarning,
+        match=r"all white dots and V marks are given.*"
+        r"only --negative white --negative v add them",
+    ):
+        (plain,) = read_text(text, lines=lines("46386c45=palindrome"))
+    assert solved(plain)[0] == "multiple"
+    (puzzle,) = read_text(text, lines=lines("46386c45=palindrome"), negative=("white", "v"))
+    assert kinds(puzzle) == ["antiknight", "kropki", "palindrome", "xv"]
+    assert [r.to_spec().get("negative") for r in puzzle.rules if r.type in ("kropki", "xv")] == [
+        ["white"],
+        ["v"],
+    ]
+    assert solved(puzzle) == ("unique", REAL["0097"]["solution"])
+    with pytest.warns(UserWarning, match="all white dots are given"):
+        (vs,) = read_text(text, lines=lines("46386c45=palindrome"), negative=("v",))
+    assert solved(vs)[0] == "multiple"
+    with pytest.raises(PuzzleError, match="--rule nonconsecutive beside white kropki dots"):
+        read_text(text, lines=lines("46386c45=palindrome"), rules=("nonconsecutive",))

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
 from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
-from satsudoku.io import FORMATS, format_as_read, format_line, iter_puzzles
+from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
 from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
@@ -63,6 +63,16 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="TYPE",
         help="add a parameterless variant rule to every puzzle, e.g. --rule diagonal",
+    )
+    parser.add_argument(
+        "--negative",
+        action="append",
+        default=[],
+        choices=sorted(NEGATIVE_KINDS),
+        metavar="KIND",
+        help='every such mark is given, as a rules text may say ("all possible dots are '
+        'given"): adjacent cells without one are not consecutive (white), not in ratio 1:2 '
+        "(black), do not add to 10 (x) or to 5 (v)",
     )
     parser.add_argument(
         "--ignore-drawings",
@@ -227,6 +237,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         box=args.box,
         symbols=args.symbols,
         rules=args.rule,
+        negative=getattr(args, "negative", ()),
         ignore_drawings=getattr(args, "ignore_drawings", False),
         lines=getattr(args, "line", ()),
         cells=getattr(args, "cell", ()),

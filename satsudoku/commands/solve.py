@@ -143,7 +143,9 @@ def _plain_lines_apply(args: argparse.Namespace, backend: Backend) -> bool:
     """
     if args.backend != "fast" or args.fmt not in ("auto", "line"):
         return False
-    if args.rule or args.box or args.symbols or getattr(backend, "max_nodes", None) is not None:
+    if args.rule or args.negative or args.box or args.symbols:
+        return False
+    if getattr(backend, "max_nodes", None) is not None:
         return False
     from satsudoku.backends import fast
     from satsudoku.io.fpuzzles import looks_like_fpuzzles

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.added_rules import NEGATIVE_KINDS, with_rules
 from satsudoku.io.datasets import DATASET_FORMATS, iter_dataset, looks_like_killer
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
@@ -28,7 +28,6 @@ from satsudoku.io.writers import (
     puzzle_document,
 )
 from satsudoku.puzzle import Puzzle
-from satsudoku.rules import make_rule
 
 FORMATS = (
     "auto",
@@ -44,6 +43,7 @@ FORMATS = (
 
 __all__ = [
     "FORMATS",
+    "NEGATIVE_KINDS",
     "ReadOptions",
     "format_as_read",
     "format_board",
@@ -72,29 +72,17 @@ def iter_puzzles(
     lines: Sequence[LineType] = (),
     cells: Sequence[CellType] = (),
     unique_cages: bool = False,
+    negative: Sequence[str] = (),
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
-    rule types in `rules` added (what `--rule` does on the command line).
+    rule types in `rules` added (what `--rule` does on the command line) and the negative
+    constraint of the mark kinds in `negative` (`--negative`: white, black, x, v).
 
     `notify` receives one-line notices: reading is about to wait for a person or a process
     (a terminal on standard input, a named pipe nobody writes to yet), or the input is read
     but looks meant otherwise (a jigsaw layout after a classic line); without it the latter
     go to Python's `warnings`.
     """
-    if rules:
-        for puzzle in iter_puzzles(
-            path,
-            fmt=fmt,
-            box=box,
-            symbols=symbols,
-            notify=notify,
-            ignore_drawings=ignore_drawings,
-            lines=lines,
-            cells=cells,
-            unique_cages=unique_cages,
-        ):
-            yield with_rules(puzzle, rules)
-        return
     source = "<stdin>" if str(path) == "-" else str(path)
     options = ReadOptions(
         box=box,
@@ -105,7 +93,23 @@ def iter_puzzles(
         lines=tuple(lines),
         cells=tuple(cells),
         unique_cages=unique_cages,
+        added_rules=tuple(rules),
+        added_negative=tuple(negative),
     )
+    for puzzle in _iter_source(path, source, fmt, options, notify):
+        if rules or negative:
+            try:
+                puzzle = with_rules(puzzle, rules, negative)
+            except PuzzleError as exc:
+                raise exc.at(puzzle.origin) from None
+        yield puzzle
+
+
+def _iter_source(
+    path: str | Path, source: str, fmt: str, options: ReadOptions, notify: Notify | None
+) -> Iterator[Puzzle]:
+    """The puzzles as read, by format: a link or payload given as the name, standard input,
+    or a file."""
     if fmt == "auto" and source.endswith(".toml"):
         fmt = "toml"
     if fmt == "auto" and source.endswith(".json"):
@@ -161,10 +165,11 @@ def read_text(
     lines: Sequence[LineType] = (),
     cells: Sequence[CellType] = (),
     unique_cages: bool = False,
+    negative: Sequence[str] = (),
 ) -> list[Puzzle]:
-    """Parse puzzles from a string (the same detection as files), `rules` added to each;
-    `lines`, `cells` and `unique_cages` say what SudokuPad pictures mean (--line, --cell,
-    --unique-cages)."""
+    """Parse puzzles from a string (the same detection as files), `rules` added to each and
+    `negative` applied (--rule, --negative); `lines`, `cells` and `unique_cages` say what
+    SudokuPad pictures mean (--line, --cell, --unique-cages)."""
     options = ReadOptions(
         box=box,
         symbols=symbols,
@@ -172,18 +177,12 @@ def read_text(
         lines=tuple(lines),
         cells=tuple(cells),
         unique_cages=unique_cages,
+        added_rules=tuple(rules),
+        added_negative=tuple(negative),
     )
     raw = BytesIO(text.encode("utf-8", "surrogatepass"))
     puzzles = _iter_input(InputText(raw, source or "<input>"), fmt, options)
-    return [with_rules(puzzle, rules) for puzzle in puzzles]
-
-
-def with_rules(puzzle: Puzzle, types: Sequence[str]) -> Puzzle:
-    """The puzzle with parameterless rules of these types added (e.g. `diagonal`)."""
-    if not types:
-        return puzzle
-    extra = tuple(make_rule({"type": name}, puzzle.shape) for name in types)
-    return replace(puzzle, rules=puzzle.rules + extra)
+    return [with_rules(puzzle, rules, negative) for puzzle in puzzles]
 
 
 def _iter_input(src: InputText, fmt: str, options: ReadOptions) -> Iterator[Puzzle]:

@@ -374,8 +374,14 @@ def _xv(out: _Export, spec: Mapping[str, Any], rule: Rule) -> None:
     for mark in ("x", "v"):
         for pair in spec.get(mark, []):
             out.add("xv", {"cells": out.cells(pair), "value": mark.upper()})
-    if spec.get("negative"):
+    negative = spec.get("negative", False)
+    if negative is True:
         out.negative("xv")
+    elif negative:  # f-puzzles' one xv flag forbids both sums between unmarked cells
+        raise PuzzleError(
+            f"--to fpuzzles: an xv negative for {' and '.join(negative).upper()} alone: "
+            "f-puzzles' negative xv forbids both sums (10 and 5) between unmarked cells"
+        )
 
 
 def _quadruple(out: _Export, spec: Mapping[str, Any], rule: Rule) -> None:

@@ -56,13 +56,12 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
         data, drawings, first = fpuzzles_reading(sudokupad_json(text), options)
         ruleset = str(data.get("ruleset", ""))
         refuse_redefined_values(ruleset, "SudokuPad")
-        unread = [n for n in global_rules_named(ruleset) if not any(map(data.get, _KEYS[n]))]
-        named = ", ".join(unread)
-        hint = (
-            f"; its rules text names {named}: add --rule {unread[0]} if it applies"
-            if unread
-            else ""
-        )
+        unread = _unread_text_rules(ruleset, data, options)
+        said = " and ".join(what for what, _ in unread)
+        added = ", ".join(option for _, option in unread)
+        one = added.count("--") == 1
+        hint = f"; its rules text {said}: add {added} if {'it applies' if one else 'they apply'}"
+        hint = hint if unread else ""
         if drawings and not options.ignore_drawings:
             raise PuzzleError(_refusal(drawings, first) + hint)
     except PuzzleError as exc:
@@ -72,8 +71,9 @@ def iter_sudokupad(text: str, options: ReadOptions) -> Iterator[Puzzle]:
         where = f"{options.source}: " if options.source else ""
         warn(
             options,
-            f"warning: {where}SudokuPad: the rules text names {named}, which the puzzle data "
-            f"does not hold and satsudoku does not infer: only --rule {unread[0]} adds it",
+            f"warning: {where}SudokuPad: the rules text {said}, which the puzzle data "
+            f"does not hold and satsudoku does not infer: only {added} "
+            f"{'adds it' if one else 'add them'}",
         )
     yield replace(puzzle, ignored=tuple(drawings.items()))
 
@@ -112,6 +112,67 @@ _NAMED_RULES = {
 def global_rules_named(rules_text: str) -> list[str]:
     """The global rules (`--rule` names) a rules text mentions: a hint, never a rule read."""
     return [name for name, pattern in _NAMED_RULES.items() if pattern.search(rules_text)]
+
+
+def _unread_text_rules(
+    rules_text: str, data: Mapping[str, Any], options: ReadOptions
+) -> list[tuple[str, str]]:
+    """What the rules text states that neither the data nor the command line holds, each as
+    (what the text says, the option that adds it): a hint, never a rule read."""
+    out = [
+        (f"names {name}", f"--rule {name}")
+        for name in global_rules_named(rules_text)
+        if not any(map(data.get, _KEYS[name])) and name not in options.added_rules
+    ]
+    held = set(options.added_negative)
+    for key, covered in _NEGATIVE_HELD.items():
+        if key in data.get("negative", ()) or (key == "difference" and data.get("nonconsecutive")):
+            held.update(covered)
+    kinds = [kind for kind in negatives_named(rules_text) if kind not in held]
+    if kinds:
+        marks = " and ".join(_MARK_NAMES[kind] for kind in kinds)
+        out.append((f"says all {marks} are given", " ".join(f"--negative {k}" for k in kinds)))
+    return out
+
+
+# The negative constraints a rules text may state, found sentence by sentence: a sentence
+# saying every mark of a kind is given, the kind named there or in the sentence before it.
+_ALL_GIVEN = re.compile(
+    r"(?<!not )\ball\b[^.\n]{0,50}\b(?:are|is)\s+(?:given|shown|marked|drawn|indicated)\b"
+    r"|\bnegative constraint",
+    re.IGNORECASE,
+)
+_MARKS = re.compile(r"\b(?:(?i:dots?|pairs?|kropki|marks?|symbols?|clues?)|XV|X|V)\b")
+_KIND_WORDS = {
+    "white": re.compile(r"\bwhite\b|\bconsecutive\b", re.IGNORECASE),
+    "black": re.compile(r"\bblack\b|\bdouble\b|\bratio\b|\bhalf\b", re.IGNORECASE),
+    "x": re.compile(r"\bXV\b|\bX(?:'?s)?\b|\b(?:sum|add)s?(?: up)? to 10\b"),
+    "v": re.compile(r"\bXV\b|\bV(?:'?s)?\b|\b(?:sum|add)s?(?: up)? to 5\b"),
+}
+_SENTENCE = re.compile(r"[^.!?\n]+")
+_MARK_NAMES = {"white": "white dots", "black": "black dots", "x": "X marks", "v": "V marks"}
+_NEGATIVE_HELD = {"difference": ("white",), "ratio": ("black",), "xv": ("x", "v")}
+
+
+def negatives_named(rules_text: str) -> list[str]:
+    """The mark kinds (`--negative` names) whose every mark a rules text says is given: those
+    its sentence names, else those named before it in its paragraph, else (dots) both
+    colours."""
+    kinds: set[str] = set()
+    for paragraph in rules_text.splitlines():
+        sentences = [m.group(0) for m in _SENTENCE.finditer(paragraph)]
+        for i, sentence in enumerate(sentences):
+            if not _ALL_GIVEN.search(sentence) or not _MARKS.search(sentence):
+                continue
+            found = _kinds_in(sentence) or _kinds_in(" ".join(sentences[:i]))
+            if not found and re.search(r"\b(?:dots?|kropki)\b", sentence, re.IGNORECASE):
+                found = {"white", "black"}
+            kinds |= found
+    return [kind for kind in _MARK_NAMES if kind in kinds]
+
+
+def _kinds_in(text: str) -> set[str]:
+    return {kind for kind, words in _KIND_WORDS.items() if words.search(text)}
 
 
 def sudokupad_json(text: str) -> dict[str, Any]:

@@ -57,6 +57,9 @@ class ReadOptions:
     lines: tuple[LineType, ...] = ()  # SudokuPad: what lines of a style are (--line STYLE=TYPE)
     cells: tuple[CellType, ...] = ()  # SudokuPad: what cells marked so are (--cell STYLE=TYPE)
     unique_cages: bool = False  # SudokuPad: a cage without a total is a killer cage
+    # What --rule and --negative add after reading: a rules text naming them needs no hint.
+    added_rules: tuple[str, ...] = ()
+    added_negative: tuple[str, ...] = ()
 
 
 def valid_line_length(length: int) -> bool:

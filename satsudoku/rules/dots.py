@@ -11,7 +11,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Shape, cell_name
 from satsudoku.rules import register_rule
 from satsudoku.rules.fields import as_list, integer, orthogonal_pairs
-from satsudoku.rules.schema import CellPair, Declared, Flag, Kind, empty, spec
+from satsudoku.rules.schema import CellPair, Declared, Kind, empty, spec
 
 Dot = tuple[Cell, Cell, int]  # the two cells and the dot's value (difference, ratio or sum)
 PAIR = CellPair()
@@ -133,13 +133,16 @@ class Kropki(Declared):
 @register_rule("xv")
 @dataclass(frozen=True)
 class XV(Declared):
-    """An X joins digits adding to 10, a V digits adding to 5. With `negative`, no other
-    adjacent pair adds to 10 or 5."""
+    """An X joins digits adding to 10, a V digits adding to 5. With `negative` (`true`, or
+    `["v"]` for a rules text saying only "all V pairs are given"), no adjacent pair without a
+    mark adds to 10 or 5 (that one)."""
 
     type: ClassVar[str] = "xv"
     x: tuple[tuple[Cell, Cell], ...] = spec(FixedDots(10), absent=[], omit=empty, default=())
     v: tuple[tuple[Cell, Cell], ...] = spec(FixedDots(5), absent=[], omit=empty, default=())
-    negative: bool = spec(Flag(), absent=False, omit=empty, default=False)
+    negative: frozenset[str] = spec(
+        Negative(("x", "v")), absent=False, omit=empty, default=frozenset()
+    )
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for a, b in self.x:
@@ -149,5 +152,7 @@ class XV(Declared):
         if self.negative:
             marked = tuple((a, b, 0) for a, b in self.x + self.v)
             for a, b in _undotted(shape, marked):
-                yield Pair(a, b, Relation.NOT_SUM, 10)
-                yield Pair(a, b, Relation.NOT_SUM, 5)
+                if "x" in self.negative:
+                    yield Pair(a, b, Relation.NOT_SUM, 10)
+                if "v" in self.negative:
+                    yield Pair(a, b, Relation.NOT_SUM, 5)
