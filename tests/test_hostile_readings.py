@@ -1,15 +1,18 @@
 """Holes found by the attacker pass of 2026-11-27 (brief h62): inputs a reader took in and read
-as another puzzle, silently, where they must be refused in one line (or read as written).
+as another puzzle, silently, where they must be refused in one line (or read as written), and
+a --timeout no clock could hold.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from satsudoku.backends import get_backend
+from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 
@@ -76,3 +79,34 @@ def test_an_alphabet_holding_a_combining_mark_is_refused(symbols: str) -> None:
 def test_an_alphabet_of_letters_from_right_to_left_scripts_still_reads() -> None:
     (puzzle,) = read_text(json.dumps({"size": 4, "symbols": "אבגד", "givens": "א" + "." * 15}))
     assert puzzle.givens.values[0] == 1
+
+
+@pytest.mark.parametrize(
+    "args", [["solve", "--backend", "mip"], ["solve", "--backend", "all"], ["rate"], ["bench"]]
+)
+@pytest.mark.parametrize("seconds", ["inf", "1e308", "1000000001"])
+def test_a_timeout_past_any_clock_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], seconds: str
+) -> None:
+    """--timeout inf (or 1e308) overflowed MIP's timedelta and the rating's thread wait:
+    a traceback after the puzzle was read. Now argparse refuses it, for every command."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("....341221434321\n")
+    with pytest.raises(SystemExit) as stop:
+        main([args[0], str(puzzle), *args[1:], "--timeout", seconds])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1].endswith(
+        f"argument --timeout: expected at most 1,000,000,000 seconds (about 31 years), "
+        f"not {seconds!r}"
+    )
+
+
+@pytest.mark.slow  # 0.9 s of CPU, MIP's model and solver
+def test_a_timeout_of_a_billion_seconds_still_solves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("....341221434321\n")
+    assert main(["solve", str(puzzle), "--backend", "mip", "--timeout", "1e9"]) == 0
+    assert capsys.readouterr().out == "1234341221434321 unique\n"

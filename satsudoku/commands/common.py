@@ -558,6 +558,11 @@ def seed_argument(text: str) -> int:
     return value
 
 
+# Thirty years of seconds are ample for any puzzle; 'inf' or 1e308 overflowed the solvers'
+# own clocks (MIP's timedelta, a thread's wait) into a traceback.
+MAX_SECONDS = 10**9  # about 31 years
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -565,4 +570,8 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    if not value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_SECONDS:,} seconds (about 31 years), not {text!r}"
+        )
     return value
