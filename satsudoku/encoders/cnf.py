@@ -31,6 +31,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import check
+from satsudoku.encoders.house_sums import fold_houses
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -298,6 +299,7 @@ class _Builder:
         self.clauses: list[Clause] | ClauseSink = [] if sink is None else sink
         self.atmost: list[Clause] = []  # native at-most-one constraints (AtMostOne.NATIVE)
         self.sums: list[SumStates] = []  # what `_sum` posted, for `CnfFormula.sums`
+        self.houses: list[frozenset[int]] = []  # flat all-different groups of n cells
         self._fresh = 0
 
     def var(self, cell: Cell, digit: int) -> int:
@@ -396,6 +398,7 @@ def encode_rules(
         domains, fixed = _reduce_domains(shape, core, givens)
     stream = None if sink is None else ClauseSink(sink)
     builder = _Builder(shape, amo, domains, deadline, stream)
+    builder.houses = _houses(core, n)
     if max_items is not None:
         builder.clauses = _CountedClauses(max_items)
     cells = list(shape.cells())
@@ -532,6 +535,17 @@ def _clashing(core: Sequence[Constraint], n: int, fixed: dict[int, int]) -> set[
                 if first != i:
                     out.update((first, i))
     return out
+
+
+def _houses(core: Sequence[Constraint], n: int) -> list[frozenset[int]]:
+    """The all-different groups of n distinct cells (flat indices): each holds 1..n once."""
+    found: dict[frozenset[int], None] = {}
+    for constraint in core:
+        if isinstance(constraint, AllDifferent):
+            group = frozenset(r * n + c for r, c in constraint.cells)
+            if len(group) == n:
+                found[group] = None
+    return list(found)
 
 
 def _all_different(
@@ -696,17 +710,26 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     get a variable (s(0, 0) and s(k, total) are constants). Clauses: s(i-1, u) ∧ x(c_i, d) →
     s(i, u + w_i·d) (or ¬x when that state is dead), plus supports for propagation: a state
     needs a predecessor state and a digit leading to it, and a digit leading on. The size is
-    O(k · states · n), independent of the number of digit tuples.
+    O(k · states · n), independent of the number of digit tuples. Whole houses among the
+    cells are folded into the total first (`house_sums`): the layers then cover only the
+    cells left, while the distinct pairs stay as the constraint states them.
     """
     n = builder.n
-    k = len(constraint.cells)
-    indices = [r * n + c for r, c in constraint.cells]
-    weights = constraint.coefficients()
-    domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
     for a, b in constraint.distinct:
         _differ(builder, constraint.cells[a], constraint.cells[b], fixed)
+    flat = [r * n + c for r, c in constraint.cells]
+    cells, weights, total = fold_houses(
+        flat, constraint.coefficients(), constraint.total, builder.houses, n
+    )
+    if not cells:  # every cell folded into the total (or weighed 0)
+        if total:
+            builder.contradiction()
+        return
+    k = len(cells)
+    indices = list(cells)
+    domains = [(fixed[i],) if i in fixed else builder.domains[i] for i in indices]
     try:
-        states = _sum_states(weights, domains, constraint.total, builder.deadline)
+        states = _sum_states(weights, domains, total, builder.deadline)
     except _TooManyStates as exc:
         more = f", … ({k} cells)" if k > 3 else ""
         raise PuzzleError(
@@ -722,9 +745,7 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     lit += [{v: builder.fresh() for v in sorted(states[i])} for i in range(1, k)]
     lit.append({v: 0 for v in states[k]})
     if not fixed:
-        builder.sums.append(
-            SumStates(tuple(indices), tuple(weights), constraint.total, tuple(domains), tuple(lit))
-        )
+        builder.sums.append(SumStates(cells, weights, total, tuple(domains), tuple(lit)))
 
     def add(clause: list[int]) -> None:
         if clause:
