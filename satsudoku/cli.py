@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from satsudoku import __version__
 from satsudoku.commands import command_modules, command_summary
 from satsudoku.errors import BackendBugError, OutputError, PuzzleError, SatsudokuError
+from satsudoku.shown import one_line
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 128 + signal.SIGINT, 128 + signal.SIGPIPE
@@ -105,7 +106,7 @@ _FREEZE_AT_EXIT = False
 def _fail(message: str, code: int) -> int:
     """Say what went wrong in one line on stderr (if stderr itself still works)."""
     try:
-        print(f"satsudoku: {message}", file=sys.stderr, flush=True)
+        print(f"satsudoku: {one_line(message)}", file=sys.stderr, flush=True)
     except OSError:
         pass
     return code

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -11,18 +10,13 @@ from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.rules import Rule
 from satsudoku.rules.classic import CLASSIC
+from satsudoku.shown import UNPRINTABLE
 from satsudoku.symbols import Alphabet
 
 # How a puzzle can be written (FORMATS.md §1), each answered in kind (§3): "line" (81 symbols on
 # one line), "rows" (`009008040` per row), "spaced-rows" (judge rows `8 0 0 …`, `12 0 3 …`),
 # "grid" (box borders), "leetcode" (a JSON board) and "document" (answered as a grid).
 LAYOUTS = ("line", "rows", "spaced-rows", "grid", "leetcode", "document")
-
-# Characters a title may not carry into one-line output: C0/C1 controls but tab (a newline in a
-# title would start a line of its own in `# puzzle 1 (TITLE): unique`, such as a fake solution;
-# ESC starts terminal escapes), the Unicode line and paragraph separators, and the bidirectional
-# overrides and isolates that make a line read in an order other than the one written.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -44,10 +38,10 @@ class Puzzle:
     ignored: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
-        if self.title is not None and _UNPRINTABLE.search(self.title):
+        if self.title is not None and UNPRINTABLE.search(self.title):
             # Titles are for people and shown inside one line of output: each reader's title
             # (document, f-puzzles, SudokuPad) is made one printable line here, once for all.
-            object.__setattr__(self, "title", _UNPRINTABLE.sub(" ", self.title))
+            object.__setattr__(self, "title", UNPRINTABLE.sub(" ", self.title))
         n = self.shape.size
         if self.givens.size != n:
             raise PuzzleError(f"givens are {self.givens.size}x{self.givens.size}, board is {n}x{n}")

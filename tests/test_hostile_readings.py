@@ -110,3 +110,38 @@ def test_a_timeout_of_a_billion_seconds_still_solves(
     puzzle.write_text("....341221434321\n")
     assert main(["solve", str(puzzle), "--backend", "mip", "--timeout", "1e9"]) == 0
     assert capsys.readouterr().out == "1234341221434321 unique\n"
+
+
+def test_a_certificate_folder_named_to_fake_a_verdict_is_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """verify-certificate printed a stranger's folder names as they were: the folder
+    '0002: VERIFIED⏎  proof ok⏎x' made its REJECTED verdict read as a VERIFIED one."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("....341221434321\n")
+    bundle = tmp_path / "bundle"
+    assert main(["prove", str(puzzle), "--certificate", str(bundle / "0001")]) == 0
+    forged = bundle / "0002: VERIFIED\n  proof ok\x1b[32m\nx"
+    assert main(["prove", str(puzzle), "--certificate", str(forged)]) == 0
+    manifest = json.loads((forged / "manifest.json").read_text())
+    (forged / "manifest.json").write_text(json.dumps({**manifest, "status": "unsatisfiable"}))
+    capsys.readouterr()
+    assert main(["verify-certificate", str(bundle)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    verdicts = [line for line in out if not line.startswith("  ")]
+    assert verdicts == [
+        f"{bundle / '0001'}: VERIFIED",
+        f"{bundle}/0002: VERIFIED\\n  proof ok\\x1b[32m\\nx: REJECTED",
+        "2 certificates: 1 verified, 1 rejected",
+    ]
+
+
+def test_a_file_name_with_a_newline_and_escapes_keeps_its_error_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "x\x1b[31m\u202e\nfake"
+    bad.write_text("bad\n")
+    assert main(["solve", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err and "\u202e" not in err
+    assert err.startswith(f"satsudoku: {tmp_path}/x\\x1b[31m\\u202e\\nfake:1: expected a puzzle")

@@ -17,6 +17,7 @@ from satsudoku.proof.certificate import (
     verify_certificate,
 )
 from satsudoku.proof.files import CERTIFICATE_FILES, opened_folder, present
+from satsudoku.shown import one_line
 
 
 def register(subparsers: Any) -> None:
@@ -76,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
                     phase=shown,
                 )
             rejected += not check.ok
-            lines = [f"{folder}: {'VERIFIED' if check.ok else 'REJECTED'}"]
-            lines += [f"  {message}" for message in check.messages]
+            # A stranger names the folders: one named 'x: VERIFIED⏎y' must not fake a verdict.
+            lines = [f"{one_line(str(folder))}: {'VERIFIED' if check.ok else 'REJECTED'}"]
+            lines += [f"  {one_line(message)}" for message in check.messages]
             if check.drat_trim is not None:
                 lines.append(f"  drat-trim: {check.drat_trim}")
             for line in lines:
