@@ -145,3 +145,16 @@ def test_a_file_name_with_a_newline_and_escapes_keeps_its_error_on_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\x1b" not in err and "\u202e" not in err
     assert err.startswith(f"satsudoku: {tmp_path}/x\\x1b[31m\\u202e\\nfake:1: expected a puzzle")
+
+
+@pytest.mark.parametrize("stem", ["x" * 246, "é" * 123])
+def test_an_output_with_a_name_near_the_limit_is_written(tmp_path: Path, stem: str) -> None:
+    """A 250-byte file name is legal (255 at most), but the temporary name written beside it
+    first ('.NAME.1a2b3c4d.partial', 18 bytes more) was not: 'File name too long'."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("....341221434321\n")
+    target = tmp_path / f"{stem}.cnf"
+    assert len(target.name.encode()) == 250
+    assert main(["encode", str(puzzle), "-o", str(target)]) == 0
+    assert target.read_text().startswith("c satsudoku CNF export")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["p.txt", target.name])

@@ -66,7 +66,9 @@ def _write_whole(target: Path, where: str, data: bytes, mode: int | None) -> Non
     partial = None
     try:
         for _ in range(100):  # a name already taken (even by a planted symlink) is skipped
-            candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
+            # The name cut to 50 characters (200 bytes of UTF-8 at most): a 250-byte target is a
+            # legal name (255 at most), its temporary name 18 bytes longer would not be.
+            candidate = target.with_name(f".{target.name[:50]}.{secrets.token_hex(4)}.partial")
             try:
                 fd = os.open(candidate, _CREATE, 0o666)  # the umask applies, as for any new file
             except FileExistsError:
