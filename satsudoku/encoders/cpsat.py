@@ -33,6 +33,7 @@ from satsudoku.constraints import (
 )
 from satsudoku.deadline import BuildCache, check
 from satsudoku.encoders.domains import allowed_domains, given_conflict
+from satsudoku.encoders.house_sums import folded_constraints
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -137,8 +138,8 @@ def build(
     """
     kind = model_kind(kind)
     native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
-    constraints = _split_cages(native, shape)
     n = shape.size
+    constraints = folded_constraints(_split_cages(native, shape), n)
     domains = allowed_domains(constraints, n)
     builder = _IntegerBuilder if kind is ModelKind.INTEGER else _BooleanBuilder
     model = builder(shape, domains, deadline).post(constraints)

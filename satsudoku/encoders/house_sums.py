@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from satsudoku.constraints import AllDifferent, Constraint, Sum
+
 
 def house_total(n: int) -> int:
     """The digits 1..n added up: what every house of an n×n board holds."""
@@ -63,3 +65,33 @@ def fold_houses(
                 del best[h]  # its weights changed
     kept = [c for c in weight if weight[c]]
     return tuple(kept), tuple(weight[c] for c in kept), total
+
+
+def folded_constraints(constraints: Sequence[Constraint], n: int) -> list[Constraint]:
+    """`constraints` with each `Sum` folded (`fold_houses`) over the n-cell all-different
+    groups among them, for models that post a sum as one linear term list (CP-SAT): a folded
+    sum's distinct pairs come first as two-cell all-different groups, since their positions
+    may have left the sum. Sums with no house inside are kept as they are."""
+    houses = list(
+        dict.fromkeys(
+            group
+            for c in constraints
+            if isinstance(c, AllDifferent)
+            and len(group := frozenset(r * n + col for r, col in c.cells)) == n
+        )
+    )
+    out: list[Constraint] = []
+    for constraint in constraints:
+        if not isinstance(constraint, Sum) or not houses:
+            out.append(constraint)
+            continue
+        flat = [r * n + c for r, c in constraint.cells]
+        weights = constraint.coefficients()
+        cells, folded, total = fold_houses(flat, weights, constraint.total, houses, n)
+        if (cells, folded, total) == (tuple(flat), tuple(weights), constraint.total):
+            out.append(constraint)
+            continue
+        for a, b in constraint.distinct:
+            out.append(AllDifferent((constraint.cells[a], constraint.cells[b])))
+        out.append(Sum(tuple(divmod(i, n) for i in cells), total, folded))
+    return out

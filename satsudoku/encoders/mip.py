@@ -27,6 +27,7 @@ from satsudoku.constraints import (
 )
 from satsudoku.deadline import BuildCache, check
 from satsudoku.encoders.domains import allowed_domains, given_conflict
+from satsudoku.encoders.house_sums import folded_constraints
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Digit, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
@@ -89,8 +90,9 @@ class MipEncoding:
 
 def build(shape: Shape, rules: Sequence[Rule] = (), deadline: float | None = None) -> MipEncoding:
     """A fresh model of `shape` and `rules`, no givens yet; OutOfTime once `deadline` passes."""
-    constraints = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
     n = shape.size
+    native = lower(Puzzle.empty(shape, rules).constraints(), shape, NATIVE_KINDS, deadline)
+    constraints = folded_constraints(native, n)  # whole houses in sums: their totals
     domains = allowed_domains(constraints, n)
     for constraint in constraints:
         if isinstance(constraint, DigitSets):  # no cage cell holds a digit of no fitting set
