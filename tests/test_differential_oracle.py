@@ -724,14 +724,16 @@ def _sumcage(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, An
 
 
 def _outside(
-    kind: str, value: Callable[[list[int]], int | None], hi: Callable[[int], int]
+    kind: str, value: Callable[[list[int], str], int | None], hi: Callable[[int], int]
 ) -> Maker:
+    """Clues beside rows and columns; `value` reads a line from its side (nearest first)."""
+
     def make(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
         clues: dict[str, list[int | None]] = {}
         for _ in range(rng.randint(1, 3)):
             side = rng.choice(["left", "right", "top", "bottom"])
             i = rng.randrange(n)
-            truth = value(line_of(s, side, i))
+            truth = value(line_of(s, side, i), side)
             got = truth if h and truth is not None else rng.randint(1, hi(n))
             clues.setdefault(side, [None] * n)[i] = got
         spec: dict[str, Any] = {"type": kind}
@@ -741,7 +743,7 @@ def _outside(
         def check(g: Rows) -> bool:
             for side, row in clues.items():
                 for i, clue in enumerate(row):
-                    if clue is not None and value(line_of(g, side, i)) != clue:
+                    if clue is not None and value(line_of(g, side, i), side) != clue:
                         return False
             return True
 
@@ -758,9 +760,17 @@ def _visible(seq: list[int]) -> int:
     return seen
 
 
-MAKERS["xsum"] = _outside("xsum", lambda seq: sum(seq[: seq[0]]), lambda n: n * (n + 1) // 2)
-MAKERS["skyscraper"] = _outside("skyscraper", _visible, lambda n: n)
-MAKERS["numberedroom"] = _outside("numberedroom", lambda seq: seq[seq[0] - 1], lambda n: n)
+def _frame(seq: list[int], side: str) -> int:
+    """The nearest box's digits in the line: box width from the left or right, height from
+    above or below."""
+    rows, cols = SHAPES[len(seq)]
+    return sum(seq[: cols if side in ("left", "right") else rows])
+
+
+MAKERS["xsum"] = _outside("xsum", lambda seq, _: sum(seq[: seq[0]]), lambda n: n * (n + 1) // 2)
+MAKERS["skyscraper"] = _outside("skyscraper", lambda seq, _: _visible(seq), lambda n: n)
+MAKERS["numberedroom"] = _outside("numberedroom", lambda seq, _: seq[seq[0] - 1], lambda n: n)
+MAKERS["frame"] = _outside("frame", _frame, lambda n: n * (n + 1) // 2)
 
 
 @maker("greaterthan")

@@ -311,6 +311,7 @@ def test_unexpressible_rule_is_refused_by_name(kind: str) -> None:
         "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2"]},
         "maxarrow": {"type": "maxarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
         "productarrow": {"type": "productarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
+        "frame": {"type": "frame", "left": [6] + [None] * 8},
     }
     puzzle = Puzzle.empty(Shape(3, 3), [make_rule(examples[kind], Shape(3, 3))])
     with pytest.raises(PuzzleError, match=f"rule '{kind}' cannot be written"):

@@ -16,6 +16,7 @@ from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
 from satsudoku.io.fpuzzles import describe_counts
+from satsudoku.io.outside_text import OUTSIDE_KEYS
 from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
@@ -104,6 +105,13 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="SudokuPad: a cage without a total is a killer cage with no sum (its digits do not "
         "repeat), as the rules text says",
+    )
+    parser.add_argument(
+        "--outside",
+        choices=sorted(OUTSIDE_KEYS),
+        metavar="TYPE",
+        help="f-puzzles, SudokuPad: numbers written beside the grid are clues of TYPE (frame, "
+        "sandwich, skyscraper, xsum, numberedroom), as the rules text says",
     )
     parser.add_argument(
         "--plugin",
@@ -242,6 +250,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         lines=getattr(args, "line", ()),
         cells=getattr(args, "cell", ()),
         unique_cages=getattr(args, "unique_cages", False),
+        outside=getattr(args, "outside", None),
         notify=say_on_stderr,
     ):
         if puzzle.ignored:

@@ -73,10 +73,12 @@ def iter_puzzles(
     cells: Sequence[CellType] = (),
     unique_cages: bool = False,
     negative: Sequence[str] = (),
+    outside: str | None = None,
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line) and the negative
-    constraint of the mark kinds in `negative` (`--negative`: white, black, x, v).
+    constraint of the mark kinds in `negative` (`--negative`: white, black, x, v); `outside`
+    names the clue type of numbers written beside the grid (`--outside`).
 
     `notify` receives one-line notices: reading is about to wait for a person or a process
     (a terminal on standard input, a named pipe nobody writes to yet), or the input is read
@@ -93,6 +95,7 @@ def iter_puzzles(
         lines=tuple(lines),
         cells=tuple(cells),
         unique_cages=unique_cages,
+        outside=outside,
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )
@@ -166,10 +169,12 @@ def read_text(
     cells: Sequence[CellType] = (),
     unique_cages: bool = False,
     negative: Sequence[str] = (),
+    outside: str | None = None,
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each and
-    `negative` applied (--rule, --negative); `lines`, `cells` and `unique_cages` say what
-    SudokuPad pictures mean (--line, --cell, --unique-cages)."""
+    `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages` and `outside`
+    say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
+    --outside)."""
     options = ReadOptions(
         box=box,
         symbols=symbols,
@@ -177,6 +182,7 @@ def read_text(
         lines=tuple(lines),
         cells=tuple(cells),
         unique_cages=unique_cages,
+        outside=outside,
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )

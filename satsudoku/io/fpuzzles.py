@@ -20,6 +20,7 @@ from satsudoku.io.fpuzzles_typed import describe_drawing, describe_line, read_ty
 from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
+from satsudoku.io.outside_text import OUTSIDE_KEYS, outside_clue, outside_option
 from satsudoku.io.sudokupad_lines import option_colour
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
@@ -112,7 +113,7 @@ def fpuzzles_puzzle(
     """
     try:
         refuse_redefined_values(str(data.get("ruleset", "")), site)
-        if site == "f-puzzles" and (options.lines or options.cells):
+        if site == "f-puzzles" and (options.lines or options.cells or options.outside):
             data = _with_typed(data, options)
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
         stated = _stated_solution(data, doc["size"])
@@ -221,6 +222,7 @@ def refuse_drawings(
     described, option = first
     first_text = f" (first: {described})" if described else ""
     such = "lines" if described.startswith("line") else "cells"
+    such = "numbers" if option.startswith("--outside") else such
     say = f"if the rules text says what such {such} are, add {option}, else " if option else "add "
     raise PuzzleError(
         f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}"
@@ -235,7 +237,13 @@ def _first_drawing(data: Mapping[str, Any]) -> tuple[str, str]:
     for index in blocking.get("line", []):
         return describe_line(data["line"][index])
     for key, indices in blocking.items():
-        return describe_drawing(key, data[key][indices[0]])
+        entry = data[key][indices[0]]
+        described, option = describe_drawing(key, entry)
+        cells = entry.get("cells")
+        if key == "text" and isinstance(cells, list) and len(cells) == 1:
+            size = int(data["size"])
+            option = outside_option(str(cells[0]), str(entry.get("value", "")), size)
+        return described, option
     for colour, cells in _colour_groups(data.get("grid"), _stored_groups(data)):
         shown = " ".join(sorted(cells, key=_cell_key)[:8]) + (" …" if len(cells) > 8 else "")
         return f"cell colour {option_colour(colour)} on {shown}", ""
@@ -243,9 +251,21 @@ def _first_drawing(data: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _with_typed(data: Mapping[str, Any], options: ReadOptions) -> dict[str, Any]:
-    """The data with the drawings the user typed (--line, --cell) read as constraints: their
-    entries added under the constraints' keys, the drawings read taken out."""
-    typed, read = read_typed(data, _blocking_entries(data), options)
+    """The data with the drawings the user typed (--line, --cell, --outside) read as
+    constraints: their entries added under the constraints' keys, the drawings read taken
+    out."""
+    blocking = _blocking_entries(data)
+    typed, read = read_typed(data, blocking, options)
+    if options.outside:
+        key = OUTSIDE_KEYS[options.outside]
+        for i in blocking.get("text", []):
+            entry = data["text"][i]
+            cells = entry.get("cells")
+            if isinstance(cells, list) and len(cells) == 1:
+                clue = outside_clue(str(cells[0]), str(entry.get("value", "")), int(data["size"]))
+                if clue is not None:
+                    typed.setdefault(key, []).append(clue)
+                    read.setdefault("text", set()).add(i)
     out = dict(data)
     for key, indices in read.items():
         out[key] = [entry for i, entry in enumerate(data[key]) if i not in indices]
@@ -589,11 +609,15 @@ def _sandwich(value: Any, size: int) -> list[dict[str, Any]]:
             raise ValueError(f"sandwich clue cell {entry['cell']!r}")
         r, c = int(match.group(1)), int(match.group(2))
         if r in (0, size + 1) and 1 <= c <= size:
-            cols[c - 1] = clue_number(entry["value"])
+            line, index, name = cols, c - 1, f"column {c}"
         elif c in (0, size + 1) and 1 <= r <= size:
-            rows[r - 1] = clue_number(entry["value"])
+            line, index, name = rows, r - 1, f"row {r}"
         else:
             raise ValueError(f"sandwich clue at {entry['cell']!r} is not outside the grid")
+        clue = clue_number(entry["value"])
+        if line[index] not in (None, clue):  # both ends read the same sandwich
+            raise ValueError(f"two sandwich clues for {name}: {line[index]} and {clue}")
+        line[index] = clue
     if all(v is None for v in rows + cols):
         return []
     return [{"type": "sandwich", "rows": rows, "cols": cols}]
@@ -733,6 +757,10 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "clone": _clone,
     "xsum": outside_rule("xsum"),
     "skyscraper": outside_rule("skyscraper"),
+    # Not f-puzzles keys: where `--outside frame|numberedroom` puts the numbers it reads
+    # beside the grid (f-puzzles text, SudokuPad text), as xsum and skyscraper clues are kept.
+    "frame": outside_rule("frame"),
+    "numberedroom": outside_rule("numberedroom"),
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),

@@ -33,6 +33,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",
+    "frame": "f-puzzles has no frame clue (its setters write them as text beside the grid)",
     "maxarrow": "f-puzzles has no maximum arrow (the key is Nickleaton/sudoku's files')",
     "productarrow": "f-puzzles has no product arrow (the key is Nickleaton/sudoku's files')",
 }

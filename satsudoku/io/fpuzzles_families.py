@@ -38,7 +38,10 @@ def outside_rule(kind: str) -> Translator:
             if not text:
                 continue  # an empty clue box draws nothing
             side, index = outside_side(str(entry["cell"]), size)
-            sides.setdefault(side, [None] * size)[index] = clue_number(text)
+            line, clue = sides.setdefault(side, [None] * size), clue_number(text)
+            if line[index] not in (None, clue):
+                raise ValueError(f"two clues at {entry['cell']}: {line[index]} and {clue}")
+            line[index] = clue
         if not sides:
             return []
         return [{"type": kind, **{side: sides[side] for side in SIDES if side in sides}}]

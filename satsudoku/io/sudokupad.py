@@ -84,6 +84,7 @@ def _refusal(drawings: Mapping[str, int], first: tuple[str, str]) -> str:
     what = {"line": "what such lines are", "cage": "its cages' digits do not repeat"}.get(
         described.split(" ")[0], "what such cells are"
     )
+    what = "what such numbers are" if option.startswith("--outside") else what
     say = f"if the rules text says {what}, add {option}, else " if option else "add "
     return (
         f"SudokuPad: drawings whose meaning is in the rules text: {describe_counts(drawings)}"

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.outside_text import OUTSIDE_KEYS, outside_clue, outside_option
 from satsudoku.io.sudokupad_lines import (
     CELL_TYPES,
     LINE_TYPES,
@@ -217,6 +218,7 @@ def read_pictures(
         reader.arrows,
         reader.dots,
         reader.clues,
+        partial(reader.outside_text, typed.outside),
         reader.cells,
     ):
         for key, entries in read().items():
@@ -382,7 +384,7 @@ class _Reader:
         for key in ("lines", "arrows", "cages", "underlays", "overlays"):
             for index in self.left[key]:
                 picture = self.pictures[key][index]
-                return _describe(key, picture, self.size), _option(key, picture)
+                return _describe(key, picture, self.size), _option(key, picture, self.size)
         return "", ""
 
     # --- lines the user typed (--line) ---
@@ -829,6 +831,25 @@ class _Reader:
             little += self.little_killers(_MAKER_TOTAL, _MAKER_LITTLE, 0.234, converter=False)
         return {"sandwichsum": sandwich, "littlekillersum": little}
 
+    def outside_text(self, kind: str | None) -> Entries:
+        """--outside TYPE: whole numbers alone at the centre of a cell beside the grid, as
+        that type's clues (after the styled clues took theirs)."""
+        if kind is None:
+            return {}
+        clues: list[dict[str, str]] = []
+        for key in ("overlays", "underlays"):
+            for index in list(self.left[key]):
+                picture = self.pictures[key][index]
+                centre = picture.get("center")
+                cell = cell_at(centre, self.size, outside=True)
+                if cell is None or cell_at(centre, self.size) is not None:
+                    continue
+                clue = outside_clue(cell, str(picture.get("text", "")), self.size)
+                if clue is not None and _is_centre(centre):
+                    del self.left[key][index]
+                    clues.append(clue)
+        return {OUTSIDE_KEYS[kind]: clues}
+
     def little_killers(
         self, total_style: Style, arrow_style: Style, offset: float, *, converter: bool
     ) -> list[dict[str, Any]]:
@@ -989,9 +1010,10 @@ def _rc_of(name: str) -> tuple[int, int]:
 _SINGULAR = {"lines": "line", "arrows": "arrow", "cages": "cage"}
 
 
-def _option(key: str, picture: Picture) -> str:
+def _option(key: str, picture: Picture, size: int) -> str:
     """The option that could say what a drawing is: --line for a line, --cell for a filled
-    shape within a cell, --unique-cages for a shown cage without a total; '' for the rest."""
+    shape within a cell, --unique-cages for a shown cage without a total, --outside for a
+    number beside the grid; '' for the rest."""
     if key == "lines":
         if rgba(str(picture.get("color"))) is None:
             return ""  # a colour --line cannot name (not hex)
@@ -999,14 +1021,19 @@ def _option(key: str, picture: Picture) -> str:
         return f"--line {colour}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
     if key == "cages" and _blank_killer(picture):
         return "--unique-cages"
+    centre = picture.get("center")
+    if key in ("underlays", "overlays") and cell_at(centre, size) is None and _is_centre(centre):
+        beside = outside_option(cell_at(centre, size, outside=True), str(picture.get("text")), size)
+        if beside:
+            return beside
     fill = picture.get("backgroundColor")
-    size = _point([picture.get("width"), picture.get("height")])
+    extent = _point([picture.get("width"), picture.get("height")])
     if (
         key in ("underlays", "overlays")
         and rgba(str(fill)) is not None
         and not str(picture.get("text", "")).strip()
-        and size is not None
-        and all(0 < side <= 1 for side in size)
+        and extent is not None
+        and all(0 < side <= 1 for side in extent)
     ):
         return f"--cell {option_colour(fill)}=TYPE ({', '.join(CELL_TYPES)})"
     return ""

@@ -1,5 +1,6 @@
-"""Clues outside the grid read along a row or column from their side: X-sums, skyscrapers and
-numbered rooms (sandwiches, whose clue reads the same from both ends, live in `sums`)."""
+"""Clues outside the grid read along a row or column from their side: X-sums, skyscrapers,
+numbered rooms and frames (sandwiches, whose clue reads the same from both ends, live in
+`sums`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
-from satsudoku.constraints import Allowed, Automaton, Constraint, State
+from satsudoku.constraints import Allowed, Automaton, Constraint, State, Sum
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape
 from satsudoku.rules import register_rule
 from satsudoku.rules.condition import Condition, Digits, implication_table
@@ -248,3 +250,36 @@ def _numbered_room_parts(line: tuple[Cell, ...], clue: int, shape: Shape) -> tup
     for x in range(2, n + 1):
         parts.append(implication_table((line[0], line[x - 1]), n, x, frozenset({clue}), True))
     return tuple(parts)
+
+
+@register_rule("frame")
+@dataclass(frozen=True)
+class Frame(_OutsideRule):
+    """A clue is the sum of the digits of the nearest box's cells in its row or column: the
+    first three on 9×9 (box width for a row's clue, box height for a column's).
+
+    Meaning: "Frame sudoku" as published ("clues outside of the grid give the sum of the first
+    three digits seen in that row or column, starting from the direction of the clue", clover's
+    "Frame", Nickleaton/sudoku 24fufvcr). Neither f-puzzles nor SudokuPad has a key for it:
+    the clues are text outside the grid, read with `--outside frame`. Posted as a linear `Sum`
+    of distinct digits, which every backend takes natively; a clue no box's digits reach
+    leaves the puzzle without a solution (a verdict).
+    """
+
+    type: ClassVar[str] = "frame"
+
+    highest = BySize("n(n+1)/2", lambda n: n * (n + 1) // 2)
+
+    @classmethod
+    def admit(cls, shape: Shape) -> None:
+        if shape.is_jigsaw:
+            raise PuzzleError("frame needs regular boxes (its clues sum a box's width or height)")
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for side, clues in zip(SIDES, self.clues, strict=True):
+            depth = shape.box_cols if side in ("left", "right") else shape.box_rows
+            pairs = tuple((i, j) for i in range(depth) for j in range(i + 1, depth))
+            for index, clue in enumerate(clues):
+                if clue is not None:
+                    cells = side_line(shape, side, index)[:depth]
+                    yield Sum(cells, clue, distinct=pairs)
