@@ -2,7 +2,7 @@
 reads one wrongly.
 
 Run: python benchmarks/fpuzzles_corpus.py [--corpus PATH] [--backend sat] [--check cpsat]
-                                          [--timeout S] [-v]
+                                          [--timeout S] [-v] [--lines FILE]
 
 The corpus is Nickleaton/sudoku (MIT): 615 files `problems/fpuzzles/goodjson/*.json`, each
 `{"data": <f-puzzles object>, "url": …}`; 200 of the objects carry f-puzzles' own `solution`
@@ -14,6 +14,9 @@ another puzzle's), and classified by sudokupad_corpus.classify: solved, WRONG, i
 refused, unknown. `--check BACKEND` solves every puzzle solved without a stored solution on a
 second backend too; a different verdict or grid is a WRONG. The exit status is 1 on any WRONG.
 Refusals are ranked by reason: the drawing keys, or the message with its numbers taken out.
+`--lines FILE` (benchmarks/fpuzzles_corpus_lines.txt) gives files the options a user types
+after reading their rules texts (`--outside TYPE`, `--line`, `--cell`, …), in the format of
+sudokupad_corpus.py's.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sudokupad_corpus import DRAWN, classify, json_files, summary
+from sudokupad_corpus import DRAWN, classify, json_files, summary, typed_options
 
 from satsudoku.backends import get_backend
 from satsudoku.io import read_text
@@ -63,9 +66,11 @@ def reasons(detail: str) -> list[str]:
     return [re.sub(r"\b[rR]\d+[cC]\d+\b|\d+", "#", detail)[:100]]
 
 
-def checked(entry: dict[str, Any], backend: str, timeout: float, first: str) -> str | None:
+def checked(
+    entry: dict[str, Any], backend: str, timeout: float, first: str, typed: dict[str, Any]
+) -> str | None:
     """Why a second backend disagrees with `first`'s unique grid, or None when it agrees."""
-    (puzzle,) = read_text(entry["encoded_puzzle"])
+    (puzzle,) = read_text(entry["encoded_puzzle"], **typed)
     first_grid = get_backend(first).solve(puzzle, limit=2, timeout=timeout).solution
     again = get_backend(backend).solve(puzzle, limit=2, timeout=timeout)
     if again.status is Status.UNKNOWN:
@@ -82,15 +87,20 @@ def main() -> int:
     parser.add_argument("--check", help="a second backend for puzzles with no stored solution")
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
+    parser.add_argument(
+        "--lines", type=Path, help="options per file, as a user reads its rules text (see above)"
+    )
     args = parser.parse_args()
+    typed = typed_options(args.lines)
     counts: Counter[str] = Counter()
     refused: Counter[str] = Counter()
     start = time.process_time()
     for name, data in corpus(args.corpus):
         entry = entry_of(data)
-        kind, detail = classify(entry, args.backend, args.timeout)
+        options = typed.get(name, {})
+        kind, detail = classify(entry, args.backend, args.timeout, options)
         if args.check and kind == "solved" and not entry["solution"]:
-            differs = checked(entry, args.check, args.timeout, args.backend)
+            differs = checked(entry, args.check, args.timeout, args.backend, options)
             if differs:
                 kind, detail = "WRONG", f"{detail}; {differs}"
         counts[kind] += 1

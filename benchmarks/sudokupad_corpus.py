@@ -77,9 +77,10 @@ def json_files(path: Path, folder: str, pattern: str) -> Iterator[tuple[str, byt
 
 
 def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
-    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative arguments, from a
-    file of `puzzle_NNNN [--cell SPEC] [--unique-cages] [--negative KIND] [LINE-SPEC] ...`
-    lines (a bare SPEC is a --line; several lines for one puzzle add up)."""
+    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative/--outside
+    arguments, from a file of `NAME [--cell SPEC] [--unique-cages] [--negative KIND]
+    [--outside TYPE] [LINE-SPEC] ...` lines (a bare SPEC is a --line; several lines for one
+    puzzle add up)."""
     if path is None:
         return {}
     out: dict[str, dict[str, Any]] = {}
@@ -98,6 +99,8 @@ def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
                 typed["cells"].append(parse_cell_type(next(rest)))
             elif word == "--negative":
                 typed["negative"].append(next(rest))
+            elif word == "--outside":
+                typed["outside"] = next(rest)
             else:
                 typed["lines"].append(parse_line_type(word))
     return out

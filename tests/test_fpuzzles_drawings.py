@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
 from satsudoku.io import read_puzzles, read_text
@@ -21,6 +22,7 @@ from satsudoku.io.fpuzzles import fpuzzles_document
 from satsudoku.io.limits import MAX_PAYLOAD_CHARS
 from satsudoku.io.lzcompress import Base64Bits
 from satsudoku.io.lzstring import lz_decompress_base64
+from satsudoku.io.sudokupad_lines import parse_line_type
 from tests.test_fpuzzles import (
     GRIDS_4X4,
     count_everywhere,
@@ -476,3 +478,23 @@ def test_refusal_names_the_first_drawing_and_its_cells(
         fpuzzles_document(data)
     assert f"rules text: {key} ×1 {first} to solve without them" in info.value.message
     assert "\n" not in info.value.message
+
+
+def test_a_line_through_a_quadruples_cells_is_a_line_not_its_picture() -> None:
+    """clover!'s "Renban/Quadruples" (Nickleaton/sudoku y364zc6b) draws eight of its twelve
+    grey renban lines through exactly the four cells of a quadruple. A line drawing renders
+    a stored line only: read as the quadruple's picture, those lines were dropped, and with
+    --line cccccc=renban the puzzle came out multiple. Here a 4x4 line over a quadruple's
+    four centre cells is refused untyped and read as a renban when typed: the four digits
+    then differ (brute-force count)."""
+    quad = ["R2C2", "R2C3", "R3C2", "R3C3"]
+    line = {"lines": [["R2C2", "R2C3", "R3C3", "R3C2"]], "outlineC": "#CCCCCC", "width": 0.5}
+    data = {"size": 4, "grid": fp_grid(4), "quadruple": [{"cells": quad, "values": [2]}]}
+    data["line"] = [line]
+    with pytest.raises(PuzzleError, match=r"line ×1 \(first: line CCCCCC"):
+        read_text(json.dumps(data))
+    (puzzle,) = read_text(json.dumps(data), lines=[parse_line_type("cccccc=renban")])
+    assert sorted(rule.type for rule in puzzle.rules) == ["quadruple", "renban"]
+    expected = sum(1 for g in GRIDS_4X4 if len({at(g, c) for c in quad}) == 4)
+    assert 0 < expected < sum(1 for g in GRIDS_4X4 if 2 in {at(g, c) for c in quad})
+    assert get_backend("sat").solve(puzzle, limit=400).count == expected

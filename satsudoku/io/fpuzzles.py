@@ -292,6 +292,7 @@ def blocking_drawings(data: Mapping[str, Any]) -> dict[str, int]:
 def _blocking_entries(data: Mapping[str, Any]) -> dict[str, list[int]]:
     """The indices of the drawings of each key that render no stored constraint."""
     stored = _stored_groups(data)
+    stored_lines = _stored_groups(data, lines_only=True)
     found: dict[str, list[int]] = {}
     for key in DRAWING_KEYS:
         entries = data.get(key)
@@ -299,7 +300,8 @@ def _blocking_entries(data: Mapping[str, Any]) -> dict[str, list[int]]:
             continue
         if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
             raise PuzzleError(f"f-puzzles key {key!r} must be a list of objects")
-        indices = [i for i, e in enumerate(entries) if not _renders_stored(key, e, data, stored)]
+        shown = stored_lines if key == "line" else stored
+        indices = [i for i, e in enumerate(entries) if not _renders_stored(key, e, data, shown)]
         if indices:
             found[key] = indices
     return found
@@ -379,9 +381,11 @@ def _renders_stored(
     )
 
 
-def _stored_groups(data: Mapping[str, Any]) -> set[frozenset[str]]:
+def _stored_groups(data: Mapping[str, Any], *, lines_only: bool = False) -> set[frozenset[str]]:
     """The cell sets of every stored constraint entry: cells, clone cells, a clue's cell, each
-    line and its first cell (a thermometer's or arrow's bulb)."""
+    line and its first cell (a thermometer's or arrow's bulb). `lines_only`: the stored lines
+    alone, all a line drawing can render (renban lines through exactly a quadruple's four
+    cells are renban lines, not the quadruple's picture)."""
     groups: set[frozenset[str]] = set()
     for key, value in data.items():
         if key in DRAWING_KEYS or not isinstance(value, list):
@@ -389,12 +393,17 @@ def _stored_groups(data: Mapping[str, Any]) -> set[frozenset[str]]:
         for entry in value:
             if not isinstance(entry, Mapping):
                 continue
+            lines = entry.get("lines")
+            if lines_only:
+                for line in lines if isinstance(lines, list) else ():
+                    if isinstance(line, list) and line:
+                        groups.add(frozenset(str(c).lower() for c in line))
+                continue
             for field in ("cells", "cloneCells"):
                 if isinstance(entry.get(field), list):
                     groups.add(frozenset(str(c).lower() for c in entry[field]))
             if isinstance(entry.get("cell"), str):
                 groups.add(frozenset([entry["cell"].lower()]))
-            lines = entry.get("lines")
             for line in lines if isinstance(lines, list) else ():
                 if isinstance(line, list) and line:
                     groups.add(frozenset(str(c).lower() for c in line))
