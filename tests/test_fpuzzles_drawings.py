@@ -498,3 +498,18 @@ def test_a_line_through_a_quadruples_cells_is_a_line_not_its_picture() -> None:
     expected = sum(1 for g in GRIDS_4X4 if len({at(g, c) for c in quad}) == 4)
     assert 0 < expected < sum(1 for g in GRIDS_4X4 if 2 in {at(g, c) for c in quad})
     assert get_backend("sat").solve(puzzle, limit=400).count == expected
+
+
+def test_a_numbered_cage_over_a_stored_cage_is_not_its_picture() -> None:
+    """Nickleaton/sudoku ycg5n5rm ("Ordered Sums") stores killer cages without totals and
+    draws over each a cage numbered with its rank ("cages marked with a 1 have the lowest
+    total"). The number says more than the stored cage: such a drawing is refused, where it
+    was taken for the cage's picture and the number dropped."""
+    cells = ["R1C1", "R1C2"]
+    data = {"size": 4, "grid": fp_grid(4), "killercage": [{"cells": cells}]}
+    data["cage"] = [{"cells": cells, "value": "3", "outlineC": "#000000"}]
+    with pytest.raises(PuzzleError, match=r"cage ×1 \(first: cage '3' on r1c1 r1c2\)"):
+        read_text(json.dumps(data))
+    data["cage"] = [{"cells": cells, "outlineC": "#000000"}]  # an outline alone is its picture
+    (puzzle,) = read_text(json.dumps(data))
+    assert [rule.type for rule in puzzle.rules] == ["killer"]

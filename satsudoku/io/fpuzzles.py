@@ -372,6 +372,8 @@ def _renders_stored(
         old = _OLD_MARK_COLOURS.get(str(entry.get("outlineC", "")).upper(), "entropicline")
         if data.get(old):
             return True
+    if key != "line" and str(entry.get("value", "")).strip():
+        return False  # a number on it says more than the stored entry (a cage's rank, …)
     groups = entry.get("lines") if key == "line" else [entry.get("cells")]
     if not isinstance(groups, list) or not groups:
         return False
