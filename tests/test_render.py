@@ -67,6 +67,11 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
     "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2", "r5c5"]},
     "maxarrow": {"type": "maxarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2", "r3c3"]}]},
     "productarrow": {"type": "productarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
+    "frame": {
+        "type": "frame",
+        "left": [6] + [None] * 8,
+        "bottom": [None] * 5 + [11, None, None, None],
+    },
 }
 ALL_EXAMPLES = {**{kind: spec for kind, (spec, _) in EXAMPLES.items()}, **MORE_EXAMPLES}
 

@@ -460,8 +460,8 @@ def _quadruple(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
 
 
 def _outside(kind: str) -> Drawer:
-    """Clues beside rows and columns: plain (sandwich, numbered room), circled (X-sum) or boxed
-    (skyscraper), in the margin cell next to the line they read."""
+    """Clues beside rows and columns: plain (sandwich, numbered room, frame), circled (X-sum)
+    or boxed (skyscraper), in the margin cell next to the line they read."""
 
     def draw(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
         zero_is_clue = kind == "sandwich"
@@ -582,6 +582,7 @@ DRAWERS: dict[str, Drawer] = {
     "xsum": _outside("xsum"),
     "skyscraper": _outside("skyscraper"),
     "numberedroom": _outside("numberedroom"),
+    "frame": _outside("frame"),
     "arrow": _arrow,
     "maxarrow": _marked_arrow("max", "maxarrow"),
     "productarrow": _marked_arrow("\u00d7", "productarrow"),
