@@ -14,6 +14,7 @@ import pytest
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
+from tests import compile_once
 
 TESTS = Path(__file__).parent
 BUNDLED = TESTS / "data"
@@ -59,6 +60,13 @@ def referee(puzzle: Puzzle, limit: int = 2) -> Result:
     from satsudoku.backends.bitmask import BitmaskBackend
 
     return BitmaskBackend().solve(puzzle, limit=limit)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In pytest-xdist workers, each Numba function is compiled by one worker and loaded by
+    the others (tests/compile_once.py): on an empty cache that was ~40 s of CPU per worker."""
+    if hasattr(config, "workerinput"):
+        compile_once.install()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
