@@ -409,6 +409,9 @@ class _Kernel:
             *((self._around(cage.cells), self._needed, cage) for cage in cages),
         )
         self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
+        # Killer cages (one sum for all their digit sets): the plain search probes shallow
+        # nodes of such puzzles (`search.probe`), where a trial propagates far.
+        self.killer_cages = len(sum_cages)
         self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
         for k, house in enumerate(self.houses):
             for i in house:

@@ -1,0 +1,77 @@
+"""Shallow probing for the plain search: try each digit of the few-candidate cells, propagate,
+and keep only what some surviving trial allows.
+
+A trial is the cell's child as the search would make it (`assign` + `settle`). A digit whose
+trial fails goes (a failed literal); and since every solution through the node lies under one
+of the surviving trials, every other cell keeps only the union of its digits over them
+(constructive disjunction). Killer cages propagate far, so one trial narrows cells all over
+the board: near the root, where a wrong choice costs most, this cuts the forum killers' trees
+several times over (docs/backends.md, "Does the reference settle every real puzzle?").
+
+It removes only digits that lead to no solution, so counts and enumeration stay exact; but
+the proof mode cannot replay it (a trial is a whole propagation, not one clause), so only
+`BitmaskBackend`'s own search runs it.
+"""
+
+from __future__ import annotations
+
+from operator import or_
+from typing import TYPE_CHECKING
+
+from satsudoku.deadline import check_building
+
+if TYPE_CHECKING:
+    from satsudoku.search.kernel import Masks, _Kernel
+
+WIDEST = 3  # cells of at most this many candidates are probed
+# Trials per node at most: a bound on one node's cost on boards with many narrow cells.
+BUDGET = 2000
+
+
+def probe(
+    kernel: _Kernel, cands: Masks, locked: bool, budget: int = BUDGET, widest: int = WIDEST
+) -> int:
+    """Probe the open cells of 2..`widest` candidates, fewest first, pass after pass until one
+    narrows nothing or `budget` trials have run, narrowing `cands` in place (`locked` as in
+    `settle`). Returns the trials run, or -1 when the node has no solution."""
+    guard, open_bits = kernel.guard, kernel.open_bits
+    assign, settle = kernel.assign, kernel.settle
+    trials = 0
+    changed = True
+    while changed and trials < budget:
+        changed = False
+        counts = list(map(int.bit_count, cands))
+        order = sorted(
+            (c, i) for i, c in enumerate(counts) if 2 <= c <= widest and not cands[i] & guard
+        )
+        for _, i in order:
+            mask = cands[i]
+            if trials >= budget or mask & guard or mask.bit_count() < 2:
+                continue  # out of trials, or placed or narrowed by an earlier probe
+            union: list[int] | None = None  # per cell, its digits over the surviving trials
+            while mask:
+                bit = mask & -mask
+                mask ^= bit
+                trials += 1
+                check_building()  # a node's probes take up to ~1 s: the deadline comes first
+                child = cands.copy()
+                dirty = assign(child, i, bit)
+                if dirty < 0 or not settle(child, dirty, locked):
+                    continue
+                opened = list(map(open_bits, child))
+                union = opened if union is None else list(map(or_, union, opened))
+            if union is None:
+                return -1  # every digit of cell i fails
+            dirty = 0
+            for j, keep in enumerate(union):
+                m = cands[j]  # read now: an earlier narrowing may have placed it
+                if not m & guard and m & ~keep:
+                    narrowed = kernel._narrow(cands, j, keep)
+                    if narrowed < 0:
+                        return -1
+                    dirty |= narrowed
+            if dirty:
+                changed = True
+                if not settle(cands, dirty, locked):
+                    return -1
+    return trials
