@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from satsudoku.backends import available, get_backend
+from satsudoku.constraints import Allowed
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
@@ -607,3 +608,16 @@ def test_a_pill_is_refused_where_digits_exceed_9() -> None:
     with pytest.raises(PuzzleError, match=r"arrows\[0\]: a 2-cell bulb .* not on a 16x16 board"):
         make_rule(spec, Shape(4, 4))
     assert make_rule(spec, Shape(3, 3))  # 9x9: the usual two-digit pill
+
+
+def test_thermometer_bounds_share_one_set_per_range() -> None:
+    """A 64×64 document of 131,667 two-cell thermometers stated 263,000 implied bounds, each
+    with its own set of 63 digits: 560 MB before any budget refused the puzzle. Bounds of one
+    range are now one set."""
+    shape = Shape(8, 8)
+    lines = [["r1c1", "r1c2"], ["r5c5", "r5c6"], ["r9c1", "r9c2", "r9c3"]]
+    rule = make_rule({"type": "thermometer", "lines": lines}, shape)
+    bounds = [c for c in rule.constraints(shape) if isinstance(c, Allowed)]
+    assert [sorted(b.digits)[::62] for b in bounds[:2]] == [[1, 63], [2, 64]]
+    assert bounds[0].digits is bounds[2].digits and bounds[1].digits is bounds[3].digits
+    assert sorted(bounds[4].digits) == list(range(1, 63))  # a 3-cell line's bulb: 1..62

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from satsudoku.constraints import Allowed, Between, Constraint, DigitSets, Less, Pair, Relation
@@ -39,6 +40,13 @@ class LineRule(Declared):
     # unsatisfiable, a verdict every backend reaches and the proofs certify.
 
 
+@cache
+def digit_range(low: int, high: int) -> frozenset[int]:
+    """The digits low..high, one shared set per range: a 64×64 board's 131,000 two-cell
+    thermometers stated 263,000 bounds, each its own set of 63 digits (2 KB), 560 MB."""
+    return frozenset(range(low, high + 1))
+
+
 @register_rule("thermometer")
 @dataclass(frozen=True)
 class Thermometer(LineRule):
@@ -54,7 +62,7 @@ class Thermometer(LineRule):
                 yield Less(a, b)
             # Implied bounds (the i-th cell is at least i+1), stated so search prunes early.
             for i, cell in enumerate(line):
-                yield Allowed(cell, frozenset(range(i + 1, n - len(line) + i + 2)))
+                yield Allowed(cell, digit_range(i + 1, n - len(line) + i + 1))
 
 
 @register_rule("slowthermometer")
