@@ -401,6 +401,9 @@ def test_three_cell_table_projections_replace_branching(
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
     assert found.stats["refined_nodes"] == 0 and found.stats["support_lemmas"] > 100
     certified(puzzle, tmp_path / "b")
+    monkeypatch.setattr(search_proof, "_TRIPLES", False)  # the projections alone (no pairs)
+    projected = prove_by_search(puzzle)
+    assert projected.stats["refined_nodes"] == 0 and projected.stats["pair_variables"] == 0
     monkeypatch.setattr(search_proof, "_TRIPLE_CANDIDATES", 0)  # too many: none written
     without = prove_by_search(puzzle)
     assert without.stats["support_lemmas"] == 0 and without.stats["refined_nodes"] > 0

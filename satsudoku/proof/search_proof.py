@@ -9,7 +9,8 @@ at the root; table, cage, sum and sandwich consistency) is checked against a pys
 and, where unit propagation does not reach the same conflict, justified by branching further
 below the node on cells until it does. Sums get extension variables first (`proof.extension`):
 their automata, defined by RAT clauses, after which unit propagation is arc consistency on
-them and, where their distinct-digit groups are runs of cells, makes the kernel's deductions.
+them and, where their distinct-digit groups are runs of cells, makes the kernel's deductions;
+three-cell tables get pair variables (`proof.triples`), which do the same for their revision.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ from satsudoku.proof.supports import (
     state_supports,
     triple_projections,
 )
+from satsudoku.proof.triples import (
+    Triple,
+    TripleExtension,
+    extend_triples,
+    forbidden_held,
+    root_facts,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import SolverRun, new_solver
 from satsudoku.search.kernel import _Kernel, _kernel_for
@@ -57,6 +65,7 @@ _STATE_CANDIDATES = 2
 # this many per cell-digit variable.
 _TRIPLE_CANDIDATES = 4
 _EXTEND = True  # define the sums' automata (`proof.extension`); False: the path before them
+_TRIPLES = True  # define three-cell tables' pair variables (`proof.triples`); False: as before
 # Root deductions on a sum too large for an automaton are justified by this proof-logging
 # solver, its lemmas (not its deletions) spliced in: i-bet-someone-did-this-already's arrow
 # (81 terms) took past 60 s by branching, 6 s so. 1.5.3 adds no variables of its own.
@@ -208,6 +217,7 @@ class _Prover:
         )
         self.steps = steps
         self.automata: list[SumAutomaton | None] = []  # `_extend`, once the root needs search
+        self.triples: TripleExtension | None = None  # `_extend` too (`proof.triples`)
         self.trusted = steps <= {kernel._pair, kernel._cage} and self.cages_ok
         # Cell-digit variable -> (cell, open bit), for reading propagation states quickly.
         self.where = [(0, 0)] + [
@@ -230,6 +240,7 @@ class _Prover:
             "propagations": 0,
             "extension_lemmas": 0,
             "extension_arcs": 0,
+            "pair_variables": 0,
             "cdcl_lemmas": 0,
         }
 
@@ -388,31 +399,62 @@ class _Prover:
         return best, best_digits
 
     def _extend(self) -> None:
-        """Sums get their automata as extension variables (`proof.extension`); where each of
-        a sum's distinct-digit groups is one run of its cells, the kernel's sum deductions
-        are unit propagation too, and the search needs no checks."""
+        """Sums get their automata as extension variables (`proof.extension`), three-cell
+        tables their pair variables (`proof.triples`): where each of a sum's distinct-digit
+        groups is one run of its cells, the kernel's sum deductions are unit propagation too,
+        as its table revisions are once the tables' lemmas check, and the search needs no
+        checks."""
         kernel = self.kernel
         sums = [index for _, step, index in kernel.extras if step == kernel._sum]
-        if not sums or not _EXTEND:
+        tables = [index for _, step, index in kernel.extras if step == kernel._table]
+        triples = _TRIPLES and bool(tables) and all(len(t.cells) == 3 for t in tables)
+        if not (sums and _EXTEND) and not triples:
             return
         # Digits the givens' unit propagation removes get no arcs: the proof's root state is
         # the formula's closure (lemmas come after the automata), found once here.
         top = self.n**3
-        root = _Propagator(self.formula.clauses)
-        closure = set() if root.empty else root.root
+        root = _Propagator(self.formula.clauses) if sums and _EXTEND else None
+        closure = set() if root is None or root.empty else root.root
         absent = frozenset(-lit for lit in closure if -top <= lit < 0)
-        self.automata = extend_sums(
-            [(index.cells, index.weights, index.total, index.groups) for index in sums],
-            self.formula,
-            absent=absent,
-        )
-        if all(a is not None and a.covered for a in self.automata):
-            trusting = {kernel._pair, kernel._cage, kernel._sum}
-            self.trusted = self.steps <= trusting and self.cages_ok
+        if sums and _EXTEND:
+            self.automata = extend_sums(
+                [(index.cells, index.weights, index.total, index.groups) for index in sums],
+                self.formula,
+                absent=absent,
+            )
+        if triples:
+            last = max([self.formula.num_vars, *(a.top for a in self.automata if a)])
+            rows = [
+                [(kernel.digit(a), kernel.digit(b), kernel.digit(c)) for a, b, c in t.rows]
+                for t in tables
+            ]
+            held: set[frozenset[int]]
+            if root is None:  # no sums: their closure is not needed
+                absent, held = root_facts(self.formula.clauses, self.n)
+            else:
+                held = root_facts(self.formula.clauses, self.n)[1]
+            found: list[Triple] = [(t.cells, r) for t, r in zip(tables, rows, strict=True)]
+            if all(forbidden_held(table, self.n, held, absent) for table in found):
+                self.triples = extend_triples(found, self.n, last, absent)
+                self.stats["pair_variables"] = self.triples.pairs
+        self._covered_steps()
+        if root is None:
+            return
         if self.trusted or self._oracle is not None or self._unloaded:
             root.close()  # a trusted search may never need one: built again if it does
         else:
             self._oracle = root  # no lemma yet: it is the propagator `_propagator` would build
+
+    def _covered_steps(self) -> None:
+        """Trust the search once every extra step is unit propagation: covered sums, tables
+        with pair variables (`_extend`; their lemmas are written first in `_supports`)."""
+        kernel = self.kernel
+        trusting = {kernel._pair, kernel._cage}
+        if self.automata and all(a is not None and a.covered for a in self.automata):
+            trusting.add(kernel._sum)
+        if self.triples is not None:
+            trusting.add(kernel._table)
+        self.trusted = self.steps <= trusting and self.cages_ok
 
     def run(self) -> str:
         """Search the whole tree, writing the refutation; the verdict."""
@@ -594,7 +636,9 @@ class _Prover:
         for clause in pair_supports(kernel):
             self._emit(clause)
             self.stats["support_lemmas"] += 1
-        triples = list(triple_projections(kernel))
+        if self.triples is not None:
+            self._triple_lemmas(self.triples)
+        triples = [] if self.triples is not None else list(triple_projections(kernel))
         if len(triples) <= _TRIPLE_CANDIDATES * self.n**3:
             for clause in triples:
                 if self._refutes([-lit for lit in clause]):
@@ -624,6 +668,18 @@ class _Prover:
                 if self._refutes([-lit for lit in clause]):
                     self._emit(clause)
                     self.stats["support_lemmas"] += 1
+
+    def _triple_lemmas(self, extension: TripleExtension) -> None:
+        """The tables' pair variables and lemmas (`proof.triples`): RUP by construction once
+        `forbidden_held` passed, so not checked; with them the kernel's table revisions are
+        unit propagation, and trusted."""
+        for clause in extension.definitions:
+            self._emit(clause)
+        self.stats["extension_lemmas"] += len(extension.definitions)
+        for lemmas in extension.lemmas:
+            for clause in lemmas:
+                self._emit(clause)
+            self.stats["support_lemmas"] += len(lemmas)
 
     def _singles_root(self, givens: Sequence[int]) -> list[int] | None:
         """The root with givens and singles only: searched when locked candidates or extras
