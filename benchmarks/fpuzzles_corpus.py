@@ -21,7 +21,6 @@ sudokupad_corpus.py's.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -31,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sudokupad_corpus import DRAWN, classify, json_files, summary, typed_options
+from sudokupad_corpus import DRAWN, classify, corpus_parser, json_files, summary, typed_options
 
 from satsudoku.backends import get_backend
 from satsudoku.io import read_text
@@ -81,15 +80,8 @@ def checked(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=MIRROR)
-    parser.add_argument("--backend", default="sat")
+    parser = corpus_parser(__doc__, MIRROR, 10.0)
     parser.add_argument("--check", help="a second backend for puzzles with no stored solution")
-    parser.add_argument("--timeout", type=float, default=10.0)
-    parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
-    parser.add_argument(
-        "--lines", type=Path, help="options per file, as a user reads its rules text (see above)"
-    )
     args = parser.parse_args()
     typed = typed_options(args.lines)
     counts: Counter[str] = Counter()

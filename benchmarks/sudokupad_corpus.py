@@ -149,14 +149,22 @@ def classify(
     return "unknown", f"{kinds}: {result.status.value}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=MIRROR)
+def corpus_parser(doc: str, mirror: Path, timeout: float) -> argparse.ArgumentParser:
+    """The options both corpus scripts take: where the corpus is, the backend and its time
+    limit, one line per puzzle, and the options a user types per puzzle (--lines FILE)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=mirror)
     parser.add_argument("--backend", default="sat")
-    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--timeout", type=float, default=timeout)
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per puzzle")
-    parser.add_argument("--lines", type=Path, help="--line/--cell options per puzzle (see above)")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--lines", type=Path, help="options per puzzle, as a user reads its rules text (see above)"
+    )
+    return parser
+
+
+def main() -> int:
+    args = corpus_parser(__doc__, MIRROR, 20.0).parse_args()
     typed = typed_options(args.lines)
     counts: Counter[str] = Counter()
     keys: Counter[str] = Counter()
