@@ -194,3 +194,17 @@ def test_two_different_clues_for_one_line_are_refused(kind: str, cells: tuple[st
     text = [{"cells": [cells[0]], "value": "3"}, {"cells": [cells[1]], "value": "2"}]
     with pytest.raises(PuzzleError, match="two (sandwich )?clues .*3 and 2"):
         read_text(fpuzzles_json(text), outside=kind)
+
+
+def test_the_users_word_wins_over_the_converters_sandwich_style() -> None:
+    """SudokuPad's f-puzzles converter draws sandwich totals in one style, read as sandwiches;
+    when the user says numbers beside the grid are frame clues, that style is theirs."""
+    styled = json.loads(sudokupad_json(CLUES_4[:1], 4))
+    styled["overlays"][0].update(
+        {"backgroundColor": "#FFFFFF", "borderColor": "#FFFFFF", "fontSize": 32, "rounded": False}
+    )
+    styled["overlays"][0].update({"width": 0.25, "height": 0.25})
+    (sandwich,) = read_text(json.dumps(styled))
+    assert [rule.type for rule in sandwich.rules] == ["sandwich"]
+    (frame,) = read_text(json.dumps(styled), outside="frame")
+    assert [rule.to_spec() for rule in frame.rules] == [spec_of(CLUES_4[:1], 4)]

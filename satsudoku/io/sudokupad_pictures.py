@@ -217,7 +217,7 @@ def read_pictures(
         reader.lines,
         reader.arrows,
         reader.dots,
-        reader.clues,
+        partial(reader.clues, sandwiches=typed.outside in (None, "sandwich")),
         partial(reader.outside_text, typed.outside),
         reader.cells,
     ):
@@ -813,13 +813,15 @@ class _Reader:
             out["xv"].append({"cells": pair, "value": text})
         return out
 
-    def clues(self) -> Entries:
+    def clues(self, sandwiches: bool = True) -> Entries:
         """Outside clues: sandwich totals, little killers (a total and a small black arrow
-        starting 0.3 cells diagonally out from the clue's centre)."""
+        starting 0.3 cells diagonally out from the clue's centre). Without `sandwiches` (the
+        user said numbers beside the grid are other clues: --outside) the converter's sandwich
+        style is left to them: the user's word wins over a style."""
         n = self.size
         sandwich: list[dict[str, Any]] = []
         little: list[dict[str, Any]] = []
-        for index, clue in self.take("overlays", _SANDWICH):
+        for index, clue in self.take("overlays", _SANDWICH if sandwiches else ()):
             centre = clue.get("center")
             cell = cell_at(centre, n, outside=True)
             if cell is None or cell_at(centre, n) is not None or not _is_centre(centre):
