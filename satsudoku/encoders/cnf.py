@@ -33,6 +33,7 @@ from satsudoku.constraints import (
 from satsudoku.deadline import check
 from satsudoku.encoders.house_sums import fold_houses
 from satsudoku.errors import PuzzleError
+from satsudoku.gc_pause import without_gc
 from satsudoku.grid import Cell, Grid, Shape, cell_name
 from satsudoku.puzzle import Puzzle
 
@@ -358,6 +359,7 @@ class _Builder:
         return max(self.n**3, int(self.pool.top))
 
 
+@without_gc
 def encode_rules(
     shape: Shape,
     constraints: Iterable[Constraint],
