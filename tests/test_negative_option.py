@@ -9,6 +9,8 @@ of both, so `--negative` merges them.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -160,3 +162,18 @@ def test_xv_negative_for_one_sum_is_not_exported_to_fpuzzles() -> None:
 )
 def test_rules_texts_saying_all_marks_are_given(text: str, kinds: list[str]) -> None:
     assert negatives_named(text) == kinds
+
+
+def test_a_long_rules_text_is_read_in_linear_time() -> None:
+    """Each "all … given" sentence without a kind looked back through its whole paragraph:
+    8,000 copies of "All dots are given." (160 kB of rules text) took 121 s of CPU, 50,000
+    would take over an hour. The kinds named so far are now carried along: 50,000 in well
+    under a second; the child is stopped at 60 s."""
+    code = (
+        "from satsudoku.io.sudokupad import negatives_named;"
+        "print(negatives_named('All dots are given. ' * 50_000))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert run.stdout.strip() == "['white', 'black']"

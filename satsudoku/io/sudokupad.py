@@ -137,7 +137,7 @@ def _unread_text_rules(
 
 
 # The negative constraints a rules text may state, found sentence by sentence: a sentence
-# saying every mark of a kind is given, the kind named there or in the sentence before it.
+# saying every mark of a kind is given, the kind named there or earlier in its paragraph.
 _ALL_GIVEN = re.compile(
     r"(?<!not )\ball\b[^.\n]{0,50}\b(?:are|is)\s+(?:given|shown|marked|drawn|indicated)\b"
     r"|\bnegative constraint",
@@ -161,14 +161,16 @@ def negatives_named(rules_text: str) -> list[str]:
     colours."""
     kinds: set[str] = set()
     for paragraph in rules_text.splitlines():
-        sentences = [m.group(0) for m in _SENTENCE.finditer(paragraph)]
-        for i, sentence in enumerate(sentences):
-            if not _ALL_GIVEN.search(sentence) or not _MARKS.search(sentence):
-                continue
-            found = _kinds_in(sentence) or _kinds_in(" ".join(sentences[:i]))
-            if not found and re.search(r"\b(?:dots?|kropki)\b", sentence, re.IGNORECASE):
-                found = {"white", "black"}
-            kinds |= found
+        earlier: set[str] = set()  # kinds the paragraph named before this sentence
+        for match in _SENTENCE.finditer(paragraph):
+            sentence = match.group(0)
+            named = _kinds_in(sentence)
+            if _ALL_GIVEN.search(sentence) and _MARKS.search(sentence):
+                found = named or earlier
+                if not found and re.search(r"\b(?:dots?|kropki)\b", sentence, re.IGNORECASE):
+                    found = {"white", "black"}
+                kinds |= found
+            earlier |= named
     return [kind for kind in _MARK_NAMES if kind in kinds]
 
 
