@@ -17,13 +17,9 @@ from satsudoku.grid import cell_name
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule, make_rule
 
-# --negative's kinds: the rule each belongs to, and what it forbids between unmarked cells.
-NEGATIVE_KINDS = {
-    "white": ("kropki", "consecutive digits (a white dot's difference 1)"),
-    "black": ("kropki", "digits in ratio 1:2 (a black dot's)"),
-    "x": ("xv", "digits adding to 10 (an X's sum)"),
-    "v": ("xv", "digits adding to 5 (a V's sum)"),
-}
+# --negative's kinds, each with the rule whose `negative` names it (what each forbids between
+# unmarked cells is the rule's: a difference of 1, a ratio of 2, a sum of 10 or 5).
+NEGATIVE_KINDS = {"white": "kropki", "black": "kropki", "x": "xv", "v": "xv"}
 
 
 def with_rules(puzzle: Puzzle, types: Sequence[str], negative: Sequence[str] = ()) -> Puzzle:
@@ -36,7 +32,7 @@ def with_rules(puzzle: Puzzle, types: Sequence[str], negative: Sequence[str] = (
         _refuse_beside_white_dots(puzzle.rules)
     rules = puzzle.rules + extra
     for kind in ("kropki", "xv"):
-        chosen = sorted({k for k in negative if NEGATIVE_KINDS[k][0] == kind})
+        chosen = sorted({k for k in negative if NEGATIVE_KINDS[k] == kind})
         if chosen:
             rules = _with_negative(rules, kind, chosen, puzzle)
     return replace(puzzle, rules=rules)
@@ -83,5 +79,5 @@ def _with_negative(
 def _kinds(value: Any, kind: str) -> set[str]:
     """A written negative (`true` or a list) as the kinds it covers."""
     if value is True:
-        return {k for k, (owner, _) in NEGATIVE_KINDS.items() if owner == kind}
+        return {k for k, owner in NEGATIVE_KINDS.items() if owner == kind}
     return set(value or ())
