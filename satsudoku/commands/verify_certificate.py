@@ -80,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
             # A stranger names the folders: one named 'x: VERIFIED⏎y' must not fake a verdict.
             lines = [f"{one_line(str(folder))}: {'VERIFIED' if check.ok else 'REJECTED'}"]
             lines += [f"  {one_line(message)}" for message in check.messages]
-            if check.drat_trim is not None:
-                lines.append(f"  drat-trim: {check.drat_trim}")
+            if check.drat_trim is not None:  # its last line of output: escaped, as the rest
+                lines.append(f"  drat-trim: {one_line(check.drat_trim)}")
             for line in lines:
                 progress.emit(line)
             progress.tally("verified" if check.ok else "rejected")
