@@ -39,6 +39,8 @@ def outside_rule(kind: str) -> Translator:
                 continue  # an empty clue box draws nothing
             side, index = outside_side(str(entry["cell"]), size)
             line, clue = sides.setdefault(side, [None] * size), clue_number(text)
+            if clue == 0:  # the rule reads 0 as "no clue": a written 0 would vanish unseen
+                raise ValueError(f"clue 0 at {entry['cell']}: no {kind} clue is 0")
             if line[index] not in (None, clue):
                 raise ValueError(f"two clues at {entry['cell']}: {line[index]} and {clue}")
             line[index] = clue
