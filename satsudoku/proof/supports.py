@@ -39,31 +39,56 @@ def pair_supports(kernel: _Kernel, givens: Sequence[int] = ()) -> Iterator[Claus
     left out: ¬x(a, d) for a given a not holding d (its cell's at-most-one clause), x(b, e) for
     a given b holding a partner e (its unit clause). Every unit propagation the checker or the
     search runs starts from those, where such a clause can never propagate; on 159 (1 node),
-    1,728 support lemmas -> 1,014."""
-    n, full, bits = kernel.n, kernel.full, kernel.bit
+    1,728 support lemmas -> 1,314."""
+    n, bits = kernel.n, kernel.bit
     given = list(givens) or [0] * (n * n)
-    written: set[tuple[int, ...]] = set()
+    # Per relation (pairs with the same table share one, a board of nonconsecutive pairs has
+    # one): the digits d that rule out two partner digits or more, with the partners they
+    # allow, and a number per distinct such list, so that a relation posted twice on the same
+    # cells (or a reversed copy of one) is written once.
+    shapes: dict[int, tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]]] = {}
+    kinds: dict[tuple[tuple[int, int, tuple[int, ...]], ...], int] = {}
+    seen: set[tuple[int, int, int]] = set()  # (a, b, kind) written
+    units: set[int] = set()  # ¬x(a, d) for a digit no partner allows: every pair at a says it
     for _, step, pair in kernel.active:
         if step != kernel._pair:
             continue
         for (a, b), supports in ((pair.cells, pair.of_first), (pair.cells[::-1], pair.of_second)):
+            found = shapes.get(id(supports))
+            if found is None:
+                shape = _shape(kernel, supports)
+                found = shapes[id(supports)] = (kinds.setdefault(shape, len(kinds)), shape)
+            kind, shape = found
+            if (a, b, kind) in seen:
+                continue
+            seen.add((a, b, kind))
             at_a, at_b = given[a], given[b]
-            for d in range(1, n + 1):
+            base_a, base_b = a * n, b * n
+            for d, allowed, partners in shape:
                 if at_a and at_a != d:
                     continue  # ¬x(a, d) holds at level 0
-                allowed = supports[bits[d - 1]]
-                missing = full & ~allowed
-                if not missing & (missing - 1):  # none or one partner digit ruled out
-                    continue
                 if at_b and allowed & bits[at_b - 1]:
                     continue  # x(b, at_b) holds at level 0 and is in the clause
-                clause = (
-                    -(a * n + d),
-                    *(b * n + e for e in range(1, n + 1) if allowed & bits[e - 1]),
-                )
-                if clause not in written:  # a relation posted twice on the same cells
-                    written.add(clause)
-                    yield list(clause)
+                if partners:
+                    yield [-(base_a + d), *[base_b + e for e in partners]]
+                elif base_a + d not in units:
+                    units.add(base_a + d)
+                    yield [-(base_a + d)]
+
+
+def _shape(
+    kernel: _Kernel, supports: dict[int, int]
+) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """A relation's support clauses, cells left out: (d, its partners' bits, the partners) for
+    each digit d that rules out two partner digits or more (one is its binary clause)."""
+    n, full, bits = kernel.n, kernel.full, kernel.bit
+    found = []
+    for d in range(1, n + 1):
+        allowed = supports[bits[d - 1]]
+        missing = full & ~allowed
+        if missing & (missing - 1):
+            found.append((d, allowed, tuple(e for e in range(1, n + 1) if allowed & bits[e - 1])))
+    return tuple(found)
 
 
 @dataclass
