@@ -31,7 +31,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import check
-from satsudoku.encoders.house_sums import fold_houses
+from satsudoku.encoders.house_sums import fold_houses, out_of_reach
 from satsudoku.errors import PuzzleError
 from satsudoku.gc_pause import without_gc
 from satsudoku.grid import Cell, Grid, Shape, cell_name
@@ -717,6 +717,9 @@ def _sum(builder: _Builder, constraint: Sum, fixed: dict[int, int]) -> None:
     cells left, while the distinct pairs stay as the constraint states them.
     """
     n = builder.n
+    if out_of_reach(constraint, n):  # a total or bulb past any digits: no layers to unroll
+        builder.contradiction()
+        return
     for a, b in constraint.distinct:
         _differ(builder, constraint.cells[a], constraint.cells[b], fixed)
     flat = [r * n + c for r, c in constraint.cells]

@@ -67,11 +67,23 @@ def fold_houses(
     return tuple(kept), tuple(weight[c] for c in kept), total
 
 
+def out_of_reach(constraint: Sum, n: int) -> bool:
+    """Whether no digits 1..n meet the sum, its distinct pairs aside: its total lies outside
+    what its terms can add up to. Such a sum is posted as a plain contradiction, so that a
+    total of 10**19 (JSON reads 20 digits) or a 21-cell arrow bulb (weight 10**20) never
+    reaches CP-SAT's 64-bit integers (a TypeError) or MIP's doubles (exact below 2**53)."""
+    weights = constraint.coefficients()
+    low = sum(min(w, w * n) for w in weights)
+    high = sum(max(w, w * n) for w in weights)
+    return not low <= constraint.total <= high
+
+
 def folded_constraints(constraints: Sequence[Constraint], n: int) -> list[Constraint]:
     """`constraints` with each `Sum` folded (`fold_houses`) over the n-cell all-different
     groups among them, for models that post a sum as one linear term list (CP-SAT): a folded
     sum's distinct pairs come first as two-cell all-different groups, since their positions
-    may have left the sum. Sums with no house inside are kept as they are."""
+    may have left the sum. Sums with no house inside are kept as they are, sums no digits can
+    meet (`out_of_reach`) become a one-cell sum of 0."""
     houses = list(
         dict.fromkeys(
             group
@@ -82,6 +94,9 @@ def folded_constraints(constraints: Sequence[Constraint], n: int) -> list[Constr
     )
     out: list[Constraint] = []
     for constraint in constraints:
+        if isinstance(constraint, Sum) and constraint.cells and out_of_reach(constraint, n):
+            out.append(Sum(constraint.cells[:1], 0))  # no digit is 0: no solution, as it says
+            continue
         if not isinstance(constraint, Sum) or not houses:
             out.append(constraint)
             continue

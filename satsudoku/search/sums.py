@@ -107,8 +107,8 @@ class SumSupport:
             return None
         tables, reach, offset = walk
         target = total + offset
-        if target < 0:
-            return None
+        if not 0 <= target < reach[-1].bit_length():
+            return None  # past every reachable sum: 1 << 10**11 would take 12.5 GB
         return self._back(opened, units, tables, reach, 1 << target)
 
     def reachable(self, opened: Sequence[int], units: Sequence[Unit]) -> int:
