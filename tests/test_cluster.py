@@ -19,8 +19,12 @@ from satsudoku import bench
 from satsudoku.cli import main
 from tests.conftest import BUNDLED, REPO
 
-distributed = pytest.importorskip("distributed")
-dask = pytest.importorskip("dask")
+
+def _dask() -> tuple[Any, Any]:
+    """distributed and dask, imported by the tests that run them, not at collection: every
+    pytest-xdist worker collects this file, and importing them took each ~1 s of CPU."""
+    return pytest.importorskip("distributed"), pytest.importorskip("dask")
+
 
 # A cluster takes seconds to start on a loaded machine: the tests that run one are slow.
 slow = pytest.mark.slow
@@ -56,6 +60,7 @@ def puzzles(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """A 2-worker LocalCluster the CLI reaches by --scheduler, as it would a remote one."""
+    distributed, _ = _dask()
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
@@ -199,6 +204,7 @@ def test_usage_errors_name_the_option(puzzles: Path, capsys: pytest.CaptureFixtu
 def test_an_unreachable_scheduler_is_one_line(
     puzzles: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _, dask = _dask()
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         code = main(["solve", str(puzzles), "--scheduler", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err
@@ -223,6 +229,7 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     tests need none."""
     from satsudoku.cluster import Cluster
 
+    distributed, _ = _dask()
     tasks = bench.load_tasks([str(puzzles)], sample=None, seed=0)
     configs = bench.parse_configs("bitmask,sat:extended")
     alone = [row for o in bench.run(tasks, configs) for row in o.rows]
@@ -256,6 +263,7 @@ def test_a_chunk_that_keeps_killing_workers_ends_the_run_in_one_line() -> None:
     from satsudoku.cluster import stream
     from satsudoku.errors import SatsudokuError
 
+    distributed, dask = _dask()
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
         distributed.LocalCluster(
