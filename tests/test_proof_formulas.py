@@ -14,7 +14,7 @@ from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles
 from satsudoku.proof.certificate import verify_certificate
 from satsudoku.proof.formulas import puzzle_formula
-from satsudoku.proof.search_proof import prove_by_search
+from satsudoku.proof.search_proof import _Prover, prove_by_search
 from satsudoku.proof.supports import pair_supports
 from satsudoku.puzzle import Puzzle
 from satsudoku.search.kernel import _kernel_for
@@ -102,3 +102,21 @@ def test_proofs_with_fewer_supports_pass_both_checkers(name: str, tmp_path: Path
     formula = dratify.parse_dimacs((tmp_path / "formula.cnf").read_text())
     result = dratify.check_proof(formula, (tmp_path / "proof.drat").read_text(), engine="python")
     assert result.ok and result.reached_empty
+
+
+def test_masks_read_alike_among_many_auxiliaries() -> None:
+    """A unit-propagation state mostly of auxiliary variables (a large table's selectors) is
+    read by looking up the cell variables: the same masks as reading every literal."""
+    puzzle = _real("jigsaw")
+    formula = puzzle_formula(puzzle, Encoding.EXTENDED, AtMostOne.PAIRWISE)
+    prover = _Prover(puzzle, _kernel_for(puzzle), formula, None, None)
+    try:
+        state = prover._closure([])
+        assert state is not None
+        top = puzzle.size**3
+        placed = [lit for lit in state if 0 < lit <= top]
+        assert 0 < len(placed) < puzzle.size**2 and len(state) <= 2 * top
+        auxiliaries = {top + k for k in range(1, 2 * top)} | {-(top + k) for k in range(2 * top)}
+        assert prover._masks(state | auxiliaries) == prover._masks(state)
+    finally:
+        prover.close()

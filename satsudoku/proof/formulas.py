@@ -11,6 +11,7 @@ place (proofs append whole clauses, such as the blocking clause, to their own co
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 from satsudoku.deadline import BuildCache
@@ -24,11 +25,12 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.puzzle import Puzzle
 
-# Rule sets kept: a batch needs one. Larger formulas are not kept (a 25x25's rules run to
-# millions of clauses, and copying them costs about what encoding does).
+# Rule sets kept: a batch needs one. Larger formulas are not kept (a 16x16's rules are 124,000
+# clauses, a 25x25's about 750,000: copying those would cost memory for little).
 _KEPT = 4
 _MAX_KEPT_CLAUSES = 200_000
 _RULES: BuildCache[CnfFormula | None] = BuildCache(_KEPT)
+_LOCK = threading.Lock()  # callers may prove from several threads
 
 
 def puzzle_formula(puzzle: Puzzle, encoding: Encoding, amo: AtMostOne) -> CnfFormula:
@@ -49,7 +51,8 @@ def puzzle_formula(puzzle: Puzzle, encoding: Encoding, amo: AtMostOne) -> CnfFor
         built.append(encode_rules(puzzle.shape, lowered(puzzle), encoding, amo))
         return built[0] if len(built[0].clauses) <= _MAX_KEPT_CLAUSES else None
 
-    rules = _RULES.get(key, build)
+    with _LOCK:
+        rules = _RULES.get(key, build)
     n = puzzle.size
     givens = [[index * n + digit] for index, digit in enumerate(puzzle.givens.values) if digit]
     if rules is None:  # too large to keep: this call's own encoding, or a new one

@@ -373,12 +373,20 @@ class _Prover:
         up = kernel.width - 1
         masks = [kernel.full] * (self.n * self.n)
         placed = []
-        for lit in state:
-            if 0 < lit <= top:
-                placed.append(lit)
-            elif -top <= lit < 0:  # auxiliary variables (past n³) say nothing about cells
-                cell, bit = where[-lit]
-                masks[cell] &= ~bit
+        if len(state) > 2 * top:  # mostly auxiliaries (a large table's selectors): look up cells
+            for lit in range(1, top + 1):
+                if -lit in state:
+                    cell, bit = where[lit]
+                    masks[cell] &= ~bit
+                elif lit in state:
+                    placed.append(lit)
+        else:
+            for lit in state:
+                if 0 < lit <= top:
+                    placed.append(lit)
+                elif -top <= lit < 0:  # auxiliary variables (past n³) say nothing about cells
+                    cell, bit = where[-lit]
+                    masks[cell] &= ~bit
         for lit in placed:
             cell, bit = where[lit]
             masks[cell] = bit << up
