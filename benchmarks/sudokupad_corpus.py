@@ -77,10 +77,10 @@ def json_files(path: Path, folder: str, pattern: str) -> Iterator[tuple[str, byt
 
 
 def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
-    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative/--outside
+    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative/--outside/--cage
     arguments, from a file of `NAME [--cell SPEC] [--unique-cages] [--negative KIND]
-    [--outside TYPE] [LINE-SPEC] ...` lines (a bare SPEC is a --line; several lines for one
-    puzzle add up)."""
+    [--outside TYPE] [--cage TYPE] [LINE-SPEC] ...` lines (a bare SPEC is a --line; several
+    lines for one puzzle add up)."""
     if path is None:
         return {}
     out: dict[str, dict[str, Any]] = {}
@@ -101,6 +101,8 @@ def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
                 typed["negative"].append(next(rest))
             elif word == "--outside":
                 typed["outside"] = next(rest)
+            elif word == "--cage":
+                typed["cage"] = next(rest)
             else:
                 typed["lines"].append(parse_line_type(word))
     return out

@@ -459,12 +459,15 @@ def test_a_rules_text_puzzle_that_is_not_unique_gets_a_warning(
         (
             "rectangle",
             {"cells": ["R1C1", "R1C2"], "baseC": "#FFFFFF", "value": "3"},
-            "(first: rectangle FFFFFF '3' on r1c1 r1c2); add --ignore-drawings",
+            "(first: rectangle FFFFFF '3' on r1c1 r1c2); if the rules text says what such cells "
+            "are, add --cell FFFFFF:square=TYPE (sum, contains, largest, excludes), else "
+            "--ignore-drawings",
         ),
         (
             "cage",
             {"cells": ["R1C1", "R2C1"], "value": "12", "outlineC": "#000000"},
-            "(first: cage '12' on r1c1 r2c1); add --ignore-drawings",
+            "(first: cage '12' on r1c1 r2c1); if the rules text says what such cages are, add "
+            "--cage TYPE (contains), else --ignore-drawings",
         ),
     ],
 )

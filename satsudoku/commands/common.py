@@ -15,6 +15,7 @@ from satsudoku.backends import Backend, available, backend_class, backend_names,
 from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
+from satsudoku.io.border_marks import CAGE_TYPES
 from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.io.outside_text import OUTSIDE_KEYS
 from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
@@ -97,8 +98,9 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         type=cell_argument,
         metavar="COLOUR[:round|square]=TYPE",
-        help="SudokuPad: cells holding a circle or square of this colour are TYPE (odd, even, "
-        "countingcircles), as the rules text says",
+        help="SudokuPad, f-puzzles: cells holding a circle or square of this colour are TYPE "
+        "(odd, even, countingcircles), or such a shape with a number between cells is one (sum, "
+        "contains, largest, excludes), as the rules text says",
     )
     parser.add_argument(
         "--unique-cages",
@@ -107,11 +109,19 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         "repeat), as the rules text says",
     )
     parser.add_argument(
+        "--cage",
+        choices=sorted(CAGE_TYPES),
+        metavar="TYPE",
+        help="f-puzzles, SudokuPad: the digits written in a cage that is no killer cage are TYPE "
+        "(contains: each appears in the cage, as often as written), as the rules text says",
+    )
+    parser.add_argument(
         "--outside",
         choices=sorted(OUTSIDE_KEYS),
         metavar="TYPE",
         help="f-puzzles, SudokuPad: numbers written beside the grid are clues of TYPE (frame, "
-        "sandwich, skyscraper, xsum, numberedroom), as the rules text says",
+        "sandwich, skyscraper, xsum, numberedroom; contains: digits among the first three "
+        "cells), as the rules text says",
     )
     parser.add_argument(
         "--plugin",
@@ -251,6 +261,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         cells=getattr(args, "cell", ()),
         unique_cages=getattr(args, "unique_cages", False),
         outside=getattr(args, "outside", None),
+        cage=getattr(args, "cage", None),
         notify=say_on_stderr,
     ):
         if puzzle.ignored:

@@ -74,11 +74,13 @@ def iter_puzzles(
     unique_cages: bool = False,
     negative: Sequence[str] = (),
     outside: str | None = None,
+    cage: str | None = None,
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line) and the negative
     constraint of the mark kinds in `negative` (`--negative`: white, black, x, v); `outside`
-    names the clue type of numbers written beside the grid (`--outside`).
+    names the clue type of numbers written beside the grid (`--outside`), `cage` what the text
+    of a cage that is no killer cage says (`--cage`).
 
     `notify` receives one-line notices: reading is about to wait for a person or a process
     (a terminal on standard input, a named pipe nobody writes to yet), or the input is read
@@ -96,6 +98,7 @@ def iter_puzzles(
         cells=tuple(cells),
         unique_cages=unique_cages,
         outside=outside,
+        cage=cage,
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )
@@ -170,11 +173,12 @@ def read_text(
     unique_cages: bool = False,
     negative: Sequence[str] = (),
     outside: str | None = None,
+    cage: str | None = None,
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each and
-    `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages` and `outside`
-    say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
-    --outside)."""
+    `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages`, `outside` and
+    `cage` say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
+    --outside, --cage)."""
     options = ReadOptions(
         box=box,
         symbols=symbols,
@@ -183,6 +187,7 @@ def read_text(
         cells=tuple(cells),
         unique_cages=unique_cages,
         outside=outside,
+        cage=cage,
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )

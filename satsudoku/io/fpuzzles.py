@@ -13,14 +13,15 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Grid, default_box
+from satsudoku.io.border_marks import CAGE_TYPES, cage_entry, mark_digits
 from satsudoku.io.document import check_solution, puzzle_from_document
-from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule
+from satsudoku.io.fpuzzles_families import given_pencil_marks, indexer, outside_rule, outside_side
 from satsudoku.io.fpuzzles_numbers import clue_number
 from satsudoku.io.fpuzzles_typed import describe_drawing, describe_line, read_typed
 from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
-from satsudoku.io.outside_text import OUTSIDE_KEYS, outside_clue, outside_option
+from satsudoku.io.outside_text import OUTSIDE_CELLS, OUTSIDE_KEYS, outside_clue, outside_option
 from satsudoku.io.sudokupad_lines import option_colour
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
@@ -113,7 +114,9 @@ def fpuzzles_puzzle(
     """
     try:
         refuse_redefined_values(str(data.get("ruleset", "")), site)
-        if site == "f-puzzles" and (options.lines or options.cells or options.outside):
+        if site == "f-puzzles" and (
+            options.lines or options.cells or options.outside or options.cage
+        ):
             data = _with_typed(data, options)
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
         stated = _stated_solution(data, doc["size"])
@@ -223,6 +226,7 @@ def refuse_drawings(
     first_text = f" (first: {described})" if described else ""
     such = "lines" if described.startswith("line") else "cells"
     such = "numbers" if option.startswith("--outside") else such
+    such = "cages" if option.startswith("--cage") else such
     say = f"if the rules text says what such {such} are, add {option}, else " if option else "add "
     raise PuzzleError(
         f"{site}: drawings whose meaning is in the rules text: {describe_counts(counts)}"
@@ -243,6 +247,8 @@ def _first_drawing(data: Mapping[str, Any]) -> tuple[str, str]:
         if key == "text" and isinstance(cells, list) and len(cells) == 1:
             size = int(data["size"])
             option = outside_option(str(cells[0]), str(entry.get("value", "")), size)
+        if key == "cage" and mark_digits(str(entry.get("value", "")), int(data["size"])):
+            option = f"--cage TYPE ({', '.join(CAGE_TYPES)})"
         return described, option
     for colour, cells in _colour_groups(data.get("grid"), _stored_groups(data)):
         shown = " ".join(sorted(cells, key=_cell_key)[:8]) + (" …" if len(cells) > 8 else "")
@@ -262,10 +268,22 @@ def _with_typed(data: Mapping[str, Any], options: ReadOptions) -> dict[str, Any]
             entry = data["text"][i]
             cells = entry.get("cells")
             if isinstance(cells, list) and len(cells) == 1:
-                clue = outside_clue(str(cells[0]), str(entry.get("value", "")), int(data["size"]))
+                value, size = str(entry.get("value", "")), int(data["size"])
+                clue = outside_clue(str(cells[0]), value, size, options.outside)
                 if clue is not None:
                     typed.setdefault(key, []).append(clue)
                     read.setdefault("text", set()).add(i)
+    if options.cage == "contains":
+        size = int(data["size"])
+        for i in blocking.get("cage", []):
+            entry = data["cage"][i]
+            cells = entry.get("cells")
+            if not isinstance(cells, list) or not cells:
+                continue
+            described = "f-puzzles: " + describe_drawing("cage", entry)[0]
+            found = cage_entry(cells, str(entry.get("value", "")), size, described)
+            typed.setdefault("quadruple", []).append(found)
+            read.setdefault("cage", set()).add(i)
     out = dict(data)
     for key, indices in read.items():
         out[key] = [entry for i, entry in enumerate(data[key]) if i not in indices]
@@ -670,6 +688,34 @@ def _quadruple(value: Any, size: int) -> list[dict[str, Any]]:
     return [{"type": "quadruple", "clues": clues}] if clues else []
 
 
+def _outside_contains(value: Any, size: int) -> list[dict[str, Any]]:
+    """`[{cell: "R0C3", value: "1 2"}, …]` ("Outside Sudoku": the digits appear among the first
+    three cells from the clue's side) → quadruples of those cells."""
+    entries = []
+    for entry in value:
+        side, index = outside_side(str(entry["cell"]), size)
+        near = range(OUTSIDE_CELLS) if side in ("top", "left") else range(size - 1, size - 4, -1)
+        if side in ("top", "bottom"):
+            cells = [f"R{r + 1}C{index + 1}" for r in near]
+        else:
+            cells = [f"R{index + 1}C{c + 1}" for c in near]
+        entries.append({"cells": cells, "values": str(entry["value"]).split()})
+    return _quadruple(entries, size)
+
+
+def _mark_candidates(value: Any, size: int) -> list[dict[str, Any]]:
+    """`[{cells: [...], values: [digits a cell may hold]}, …]` (marks between cells: the
+    largest digit, digits excluded) → one givencandidates rule, each cell its digits common to
+    every mark on it."""
+    allowed: dict[str, set[int]] = {}
+    for entry in value:
+        digits = {clue_number(d) for d in entry["values"]}
+        for cell in _cells(entry):
+            allowed[cell] = allowed.get(cell, digits) & digits
+    candidates = {cell: sorted(digits) for cell, digits in allowed.items()}
+    return [{"type": "givencandidates", "candidates": candidates}] if candidates else []
+
+
 def _clone(value: Any, size: int) -> list[dict[str, Any]]:
     pairs = [[_cells(entry), _cells(entry, "cloneCells")] for entry in value]
     return [{"type": "clone", "pairs": pairs}] if pairs else []
@@ -772,6 +818,12 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     # beside the grid (f-puzzles text, SudokuPad text), as xsum and skyscraper clues are kept.
     "frame": outside_rule("frame"),
     "numberedroom": outside_rule("numberedroom"),
+    # and where `--outside contains` puts its digit lists: quadruples of the nearest cells;
+    "outsidecontains": _outside_contains,
+    # where `--cell COLOUR=largest|excludes` puts the digits a mark's cells may hold;
+    "markcandidates": _mark_candidates,
+    # where `--line COLOUR=parityline` puts its lines (no f-puzzles tool draws them).
+    "parityline": _line_rule("parityline"),
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.border_marks import MARK_TYPES
 from satsudoku.io.sudokupad_lines import LINE_TYPES, LineType, option_colour, rgba
 from satsudoku.io.sudokupad_pictures import _Reader
 from satsudoku.io.text import ReadOptions
@@ -32,12 +33,13 @@ def read_typed(
         (key, i)
         for key in _SHAPES
         for i, entry in enumerate(_entries(data, key))
-        if _one_or_two(entry)
+        if _one_or_two(entry) or _corner_block(entry)
     ]
     pictures: dict[str, list[Picture]] = {
         "lines": [_line_picture(entry) for entry in lines],
         "overlays": [_shape_picture(key, data[key][i]) for key, i in shapes],
     }
+    texts = _texts_on_marks(data, shapes, pictures["overlays"], options)
     _join_branches(pictures, options.lines)
     reader = _Reader(size, pictures)
     try:
@@ -53,6 +55,8 @@ def read_typed(
     for n, (key, i) in enumerate(shapes):
         if n not in reader.left["overlays"]:
             read.setdefault(key, set()).add(i)
+            if n in texts:
+                read.setdefault("text", set()).add(texts[n])
     _claim_even_middles(data, out, shapes, reader, read)
     return out, read
 
@@ -116,6 +120,52 @@ def _one_or_two(entry: Mapping[str, Any]) -> bool:
     return isinstance(cells, list) and 1 <= len(cells) <= 2
 
 
+def _corner_block(entry: Mapping[str, Any]) -> bool:
+    """Four cells forming a 2×2 block: a shape on their corner."""
+    cells = entry.get("cells")
+    if not isinstance(cells, list) or len(cells) != 4:
+        return False
+    try:
+        places = {_rc(c) for c in cells}
+    except PuzzleError:
+        return False
+    rows, cols = {r for r, _ in places}, {c for _, c in places}
+    return (
+        len(places) == 4
+        and len(rows) == len(cols) == 2
+        and max(rows) - min(rows) == 1
+        and max(cols) - min(cols) == 1
+    )
+
+
+def _texts_on_marks(
+    data: Mapping[str, Any],
+    shapes: Sequence[tuple[str, int]],
+    overlays: list[Picture],
+    options: ReadOptions,
+) -> dict[int, int]:
+    """f-puzzles writes a mark's number (`XV`, `VI`) as a text entry over a blank shape on
+    the same cells; with a mark type (--cell COLOUR=sum) the text is put in the shape's
+    picture. Returns shape number → text index, for a blank shape on two or four cells with
+    exactly one text on the same cells."""
+    if not any(kind.on_border for kind in options.cells):
+        return {}
+    on: dict[frozenset[str], list[int]] = {}
+    for i, entry in enumerate(_entries(data, "text")):
+        cells = entry.get("cells")
+        if isinstance(cells, list) and len(cells) in (2, 4):
+            on.setdefault(frozenset(str(c).upper() for c in cells), []).append(i)
+    texts: dict[int, int] = {}
+    for n, (key, i) in enumerate(shapes):
+        entry = data[key][i]
+        cells = frozenset(str(c).upper() for c in entry["cells"])
+        found = on.get(cells, [])
+        if len(cells) > 1 and len(found) == 1 and not str(entry.get("value", "")).strip():
+            overlays[n] = {**overlays[n], "text": str(data["text"][found[0]].get("value", ""))}
+            texts[n] = found[0]
+    return texts
+
+
 def _rc(name: Any) -> tuple[float, float]:
     """A cell name's centre in SudokuPad's coordinates (row, column; a cell spans 1)."""
     text = str(name).upper()
@@ -149,6 +199,7 @@ def _shape_picture(key: str, entry: Mapping[str, Any]) -> Picture:
         "borderColor": entry.get("outlineC"),
         "rounded": _SHAPES[key],
         "text": entry.get("value", ""),
+        "cellNames": [f"R{int(r + 0.5)}C{int(c + 0.5)}" for r, c in centres],
     }
 
 
@@ -197,7 +248,8 @@ def describe_line(entry: Mapping[str, Any]) -> tuple[str, str]:
 def describe_drawing(key: str, entry: Mapping[str, Any]) -> tuple[str, str]:
     """Another f-puzzles drawing as a refusal names it (`circle D07DE0 on r6c1`, `text '3'
     on r1c1`, `cage '12' on r1c1 r1c2`) and, for a one-cell circle or rectangle of a hex fill,
-    the --cell option that could read it ('' otherwise)."""
+    the --cell option that could read it (for a shape holding a number on two or four cells,
+    the mark types; '' otherwise)."""
     out = key
     fill = entry.get("baseC")
     if key in _SHAPES and fill is not None:
@@ -211,7 +263,9 @@ def describe_drawing(key: str, entry: Mapping[str, Any]) -> tuple[str, str]:
         out += " …" if len(cells) > 8 else ""
     if key not in _SHAPES or rgba(str(fill)) is None or not isinstance(cells, list):
         return out, ""
+    shape = "round" if _SHAPES[key] else "square"
+    if len(cells) in (2, 4) and value:
+        return out, f"--cell {option_colour(fill)}:{shape}=TYPE ({', '.join(MARK_TYPES)})"
     if len(cells) != 1:
         return out, ""
-    shape = "round" if _SHAPES[key] else "square"
     return out, f"--cell {option_colour(fill)}:{shape}=TYPE"

@@ -6,12 +6,15 @@ the rules text ("clues outside the grid give the sum of the first three digits")
 there is one clue for the row or column it stands beside, read from that side; anything else
 (a corner, a cell of the grid, a text that is not a whole number) stays a drawing. Both sites'
 readers put the clues under the f-puzzles key of TYPE, so one translation reads them.
+`contains` ("Outside Sudoku": the clue's digits appear among the first three cells from its
+side) takes a list of digits (`12`, `1 2`) instead of a number.
 """
 
 from __future__ import annotations
 
 import re
 
+from satsudoku.io.border_marks import mark_digits
 from satsudoku.io.fpuzzles_families import outside_side
 
 # --outside TYPE → the (f-puzzles) key its clues are read under.
@@ -21,16 +24,23 @@ OUTSIDE_KEYS = {
     "skyscraper": "skyscraper",
     "xsum": "xsum",
     "numberedroom": "numberedroom",
+    "contains": "outsidecontains",  # not an f-puzzles key: read as quadruples
 }
+OUTSIDE_CELLS = 3  # an outside-contains clue's digits appear among this many nearest cells
 _WHOLE = re.compile(r"[0-9]{1,6}")
 
 
-def outside_clue(cell: str, text: str, size: int) -> dict[str, str] | None:
+def outside_clue(cell: str, text: str, size: int, kind: str | None = None) -> dict[str, str] | None:
     """The clue entry (`{cell: "R0C3", value: "11"}`) a text makes at f-puzzles cell `cell`
     (R0Cc above column c, RrC0 left of row r, …), or None when it is no clue: not beside a
-    row or column, or not a whole number."""
+    row or column, or not a whole number (for `contains`: not 1..3 digits of the board)."""
     value = text.strip()
-    if not _WHOLE.fullmatch(value):
+    if kind == "contains":
+        digits = mark_digits(value, size)
+        if digits is None or len(digits) > OUTSIDE_CELLS:
+            return None
+        value = " ".join(map(str, digits))
+    elif not _WHOLE.fullmatch(value):
         return None
     try:
         outside_side(cell, size)
@@ -41,6 +51,6 @@ def outside_clue(cell: str, text: str, size: int) -> dict[str, str] | None:
 
 def outside_option(cell: str | None, text: str, size: int) -> str:
     """The option a refusal names for a drawing that could be such a clue, else ''."""
-    if cell is None or outside_clue(cell, text, size) is None:
+    if cell is None or all(outside_clue(cell, text, size, k) is None for k in (None, "contains")):
         return ""
     return f"--outside TYPE ({', '.join(OUTSIDE_KEYS)})"

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from satsudoku.io.border_marks import MARK_TYPES
+
 Cell = tuple[int, int]
 
 # Line types a user may name, as satsudoku's rule types (and --rule) spell them → the f-puzzles
@@ -35,6 +37,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "dutchwhispers": ("whispers", "", "pairs"),
     "entropicline": ("entropicline", "", "windows"),
     "modularline": ("modularline", "", "windows"),
+    "parityline": ("parityline", "", "pairs"),
     "nabner": ("nabner", "", "set"),
     "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),
@@ -45,17 +48,18 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "arrow": ("arrow", "circle", ""),
 }
 # Types whose pictures may be read one by one even where two of a style meet at a cell (one
-# line drawn in pieces, or two crossing): whispers hold on each step of either, a nabner or
-# entropic piece says no more than the joined line, and a thermometer's or arrow's branches each
-# run from its bulb (each arrow sums to its circle). Other types are refused there: a renban
-# piece need not be consecutive, a region sum piece has other segments, so reading pieces apart
-# could give a wrong answer.
+# line drawn in pieces, or two crossing): whispers and parity lines hold on each step of either,
+# a nabner or entropic piece says no more than the joined line, and a thermometer's or arrow's
+# branches each run from its bulb (each arrow sums to its circle). Other types are refused
+# there: a renban piece need not be consecutive, a region sum piece has other segments, so
+# reading pieces apart could give a wrong answer.
 READ_APART = {
     "whispers",
     "dutchwhispers",
     "nabner",
     "entropicline",
     "modularline",
+    "parityline",
     "thermometer",
     "slowthermometer",
     "arrow",
@@ -166,7 +170,8 @@ def option_colour(colour: Any) -> str:
 
 # --- `--cell COLOUR[:round|square]=TYPE`: cells marked by a shape of a colour ---
 
-CELL_TYPES = ("odd", "even", "countingcircles")
+CELL_TYPES = ("odd", "even", "countingcircles")  # a shape within one cell
+# and MARK_TYPES (border_marks): a shape holding a number on a border or a corner
 _CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
 
 
@@ -174,7 +179,8 @@ _CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
 class CellType:
     """Cells holding a circle (`round`) or square of this colour, filled, with no text, are
     `kind` (odd, even: "the yellow circles contain odd digits"; countingcircles: "a digit in
-    a circle says how many circles hold it", all such cells one rule)."""
+    a circle says how many circles hold it", all such cells one rule); or, for a MARK_TYPES
+    kind, a shape on a border or corner whose text says the sum or digits."""
 
     colour: str  # RRGGBB or RRGGBBAA, upper case
     shape: str | None  # "round", "square" or None for either
@@ -184,23 +190,29 @@ class CellType:
     def spec(self) -> str:
         return f"{self.colour}{':' + self.shape if self.shape else ''}={self.kind}"
 
+    @property
+    def on_border(self) -> bool:
+        """A mark between cells (sum, contains), not a shape within one."""
+        return self.kind in MARK_TYPES
+
     def matches(self, picture: Any) -> bool:
         colour = rgba(str(picture.get("backgroundColor", "")))
         if colour is None or colour[: len(self.colour)] != self.colour:
             return False
-        if str(picture.get("text", "")).strip():
-            return False
+        if bool(str(picture.get("text", "")).strip()) != self.on_border:
+            return False  # a cell's shape is blank; a mark says its number (a blank dot is
+            # another rule's: kropki)
         return self.shape is None or bool(picture.get("rounded")) == (self.shape == "round")
 
 
 def parse_cell_type(text: str) -> CellType:
-    """`COLOUR[:round|square]=TYPE` (TYPE one of CELL_TYPES) → a CellType; ValueError with
-    the reason, one line."""
+    """`COLOUR[:round|square]=TYPE` (TYPE in CELL_TYPES or MARK_TYPES) → a CellType;
+    ValueError with the reason, one line."""
     match = _CELL_SPEC.match(text.strip())
     if not match:
         raise ValueError(f"{text!r:.60} is not COLOUR[:round|square]=TYPE (e.g. d4da31:round=odd)")
     digits, shape, kind = match.groups()
     colour = _spec_colour(digits)
-    if kind not in CELL_TYPES:
-        raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES)}")
+    if kind not in CELL_TYPES + MARK_TYPES:
+        raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES + MARK_TYPES)}")
     return CellType(colour, shape, kind)

@@ -17,6 +17,13 @@ from functools import partial
 from typing import Any
 
 from satsudoku.errors import PuzzleError
+from satsudoku.io.border_marks import (
+    CAGE_TYPES,
+    MARK_TYPES,
+    cage_entry,
+    mark_digits,
+    mark_entries,
+)
 from satsudoku.io.outside_text import OUTSIDE_KEYS, outside_clue, outside_option
 from satsudoku.io.sudokupad_lines import (
     CELL_TYPES,
@@ -208,7 +215,14 @@ def read_pictures(
     subtract), its pictures stay drawings. `regions`: each cell's region (region sum loops)."""
     twisted = {name for name, pattern in _TWISTS.items() if pattern.search(rules_text)}
     typed = typed or ReadOptions()
-    reader = _Reader(size, pictures, twisted, unique_cages=typed.unique_cages, regions=regions)
+    reader = _Reader(
+        size,
+        pictures,
+        twisted,
+        unique_cages=typed.unique_cages,
+        regions=regions,
+        cage_type=typed.cage,
+    )
     data: dict[str, Any] = {}
     for read in (
         partial(reader.typed, typed.lines),
@@ -360,10 +374,12 @@ class _Reader:
         *,
         unique_cages: bool = False,
         regions: Mapping[tuple[int, int], Any] | None = None,
+        cage_type: str | None = None,
     ) -> None:
         self.size = size
         self.regions = regions
         self.unique_cages = unique_cages  # --unique-cages: a cage without a total is a killer
+        self.cage_type = cage_type  # --cage contains: a cage's text lists digits in it
         self.pictures = pictures
         self.twisted = twisted or set()  # constraints the rules text gives another meaning
         # Remaining pictures per key, as an ordered set of indices (dict keys).
@@ -500,7 +516,8 @@ class _Reader:
 
     def marked(self, types: Sequence[CellType]) -> Entries:
         """Cells holding a circle or square in a style the user typed (--cell): one cell's
-        picture at most, centred on it."""
+        picture at most, centred on it; for a mark type (sum, contains, largest, excludes) a
+        shape with text centred on a border of two cells or a corner of four (border_marks)."""
         out: Entries = {}
         for key in ("underlays", "overlays") if types else ():
             for index in list(self.left[key]):
@@ -509,6 +526,22 @@ class _Reader:
                 if kind is None:
                     continue
                 centre = picture.get("center")
+                if kind.on_border:
+                    cells = _edge(centre, self.size) or _corner(centre, self.size)
+                    stated = picture.get("cellNames")  # f-puzzles: the cells it is drawn on
+                    if stated is not None and set(stated) != set(cells or ()):
+                        cells = None  # e.g. two diagonal cells, whose centre is a corner
+                    for key_read, entry in mark_entries(
+                        kind.kind,
+                        cells,
+                        str(picture.get("text", "")),
+                        self.size,
+                        "SudokuPad: " + _describe(key, picture, self.size),
+                        kind.spec,
+                    ):
+                        out.setdefault(key_read, []).append(entry)
+                    del self.left[key][index]
+                    continue
                 cell = cell_at(centre, self.size)
                 size = _point([picture.get("width"), picture.get("height")])
                 if (
@@ -640,9 +673,15 @@ class _Reader:
         global `disjoint` is read instead) draw nothing."""
         killer: list[dict[str, Any]] = []
         extra: list[dict[str, Any]] = []
+        contains: list[dict[str, Any]] = []
         for index in list(self.left["cages"]):
             cage = self.pictures["cages"][index]
+            written = str(cage.get("value") or "").strip()
             if not cage.get("cells") or cage.get("type") == "disjoint":
+                del self.left["cages"][index]
+            elif self.cage_type == "contains" and written and not cage.get("hidden"):
+                described = "SudokuPad: " + _describe("cages", cage, self.size)
+                contains.append(cage_entry(self.cage_cells(cage), written, self.size, described))
                 del self.left["cages"][index]
             elif (total := _total(cage)) is not None:
                 killer.append({"cells": self.cage_cells(cage), "value": str(total)})
@@ -653,7 +692,7 @@ class _Reader:
             elif cage.get("style") == "extraregion":
                 extra.append({"cells": self.cage_cells(cage)})
                 del self.left["cages"][index]
-        return {"killercage": killer, "extraregion": extra}
+        return {"killercage": killer, "extraregion": extra, "quadruple": contains}
 
     def cage_cells(self, cage: Picture) -> list[str]:
         cells = cage.get("cells")
@@ -846,7 +885,7 @@ class _Reader:
                 cell = cell_at(centre, self.size, outside=True)
                 if cell is None or cell_at(centre, self.size) is not None:
                     continue
-                clue = outside_clue(cell, str(picture.get("text", "")), self.size)
+                clue = outside_clue(cell, str(picture.get("text", "")), self.size, kind)
                 if clue is not None and _is_centre(centre):
                     del self.left[key][index]
                     clues.append(clue)
@@ -1023,6 +1062,8 @@ def _option(key: str, picture: Picture, size: int) -> str:
         return f"--line {colour}=TYPE ({', '.join(list(LINE_TYPES)[:4])}, …)"
     if key == "cages" and _blank_killer(picture):
         return "--unique-cages"
+    if key == "cages" and mark_digits(str(picture.get("value") or ""), size):
+        return f"--cage TYPE ({', '.join(CAGE_TYPES)})"
     centre = picture.get("center")
     if key in ("underlays", "overlays") and cell_at(centre, size) is None and _is_centre(centre):
         beside = outside_option(cell_at(centre, size, outside=True), str(picture.get("text")), size)
@@ -1030,6 +1071,10 @@ def _option(key: str, picture: Picture, size: int) -> str:
             return beside
     fill = picture.get("backgroundColor")
     extent = _point([picture.get("width"), picture.get("height")])
+    between = _edge(centre, size) or _corner(centre, size)
+    written = str(picture.get("text", "")).strip()
+    if key in ("underlays", "overlays") and rgba(str(fill)) is not None and between and written:
+        return f"--cell {option_colour(fill)}=TYPE ({', '.join(MARK_TYPES)})"
     if (
         key in ("underlays", "overlays")
         and rgba(str(fill)) is not None

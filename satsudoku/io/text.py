@@ -57,6 +57,7 @@ class ReadOptions:
     lines: tuple[LineType, ...] = ()  # SudokuPad: what lines of a style are (--line STYLE=TYPE)
     cells: tuple[CellType, ...] = ()  # SudokuPad: what cells marked so are (--cell STYLE=TYPE)
     unique_cages: bool = False  # SudokuPad: a cage without a total is a killer cage
+    cage: str | None = None  # f-puzzles, SudokuPad: what a cage's text is (--cage contains)
     outside: str | None = None  # f-puzzles, SudokuPad: numbers beside the grid are such clues
     # What --rule and --negative add after reading: a rules text naming them needs no hint.
     added_rules: tuple[str, ...] = ()
