@@ -172,6 +172,50 @@ def covered_cages(selectors: Selectors, cages: Sequence[Cage]) -> bool:
     return True
 
 
+Table = tuple[tuple[int, ...], set[tuple[int, ...]]]  # flat cells, digit rows
+
+
+def covered_tables(selectors: Selectors, tables: Sequence[Table]) -> bool:
+    """Whether every table (distinct cells, its rows of digits 1..n) has a selector group with
+    one selector per row, each ruling out every other digit of each cell (¬s ∨ x(c, d)): the
+    encoding of a table with more than 4,096 forbidden rows (a quadruple's). Then, with
+    `selector_supports` written (x(c, d) → the selectors of the rows with d at c), unit
+    propagation makes the kernel's table revision: a digit stays only while a row with it
+    has every digit open, and no row left is a conflict (the group's at-least-one clause)."""
+    by_cells: dict[frozenset[int], list[Clause]] = {}
+    for group in selectors.groups:
+        ruled = frozenset(c for s in group for c in selectors.rules.get(s, {}))
+        by_cells.setdefault(ruled, []).append(group)
+    for cells, rows in tables:
+        if len(set(cells)) != len(cells) or not rows:
+            return False
+        if not any(
+            _rows_match(selectors, g, cells, rows) for g in by_cells.get(frozenset(cells), [])
+        ):
+            return False
+    return True
+
+
+def _rows_match(
+    selectors: Selectors, group: Clause, cells: tuple[int, ...], rows: set[tuple[int, ...]]
+) -> bool:
+    """Whether `group` has one selector per row of `rows` on `cells` (`covered_tables`)."""
+    every = frozenset(range(1, selectors.n + 1))
+    found: set[tuple[int, ...]] = set()
+    for s in group:
+        ruled = selectors.rules.get(s, {})
+        if len(ruled) != len(cells):
+            return False
+        row = []
+        for cell in cells:
+            left = every - ruled.get(cell, every)
+            if len(left) != 1:
+                return False
+            row.append(next(iter(left)))
+        found.add(tuple(row))
+    return len(found) == len(group) and found == rows
+
+
 def _matches(
     selectors: Selectors,
     group: Clause,
