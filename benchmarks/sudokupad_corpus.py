@@ -40,6 +40,7 @@ from satsudoku.backends import get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid
 from satsudoku.io import read_text
+from satsudoku.io.painted import parse_paint_type
 from satsudoku.io.sudokupad import global_rules_named, negatives_named
 from satsudoku.io.sudokupad_lines import parse_cell_type, parse_line_type
 from satsudoku.result import Status
@@ -103,6 +104,8 @@ def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
                 typed["outside"] = next(rest)
             elif word == "--cage":
                 typed["cage"] = next(rest)
+            elif word == "--paint":
+                typed.setdefault("paints", []).append(parse_paint_type(next(rest)))
             else:
                 typed["lines"].append(parse_line_type(word))
     return out

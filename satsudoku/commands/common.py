@@ -18,6 +18,7 @@ from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, i
 from satsudoku.io.border_marks import CAGE_TYPES
 from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.io.outside_text import OUTSIDE_KEYS
+from satsudoku.io.painted import PaintType, parse_paint_type
 from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
@@ -114,6 +115,15 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         metavar="TYPE",
         help="f-puzzles, SudokuPad: the digits written in a cage that is no killer cage are TYPE "
         "(contains: each appears in the cage, as often as written), as the rules text says",
+    )
+    parser.add_argument(
+        "--paint",
+        action="append",
+        default=[],
+        type=paint_argument,
+        metavar="RRGGBB=TYPE",
+        help="f-puzzles: cells painted this colour are TYPE (clone: each connected region of the "
+        "colour is a clone of the first), as the rules text says",
     )
     parser.add_argument(
         "--outside",
@@ -262,6 +272,7 @@ def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
         unique_cages=getattr(args, "unique_cages", False),
         outside=getattr(args, "outside", None),
         cage=getattr(args, "cage", None),
+        paints=getattr(args, "paint", ()),
         notify=say_on_stderr,
     ):
         if puzzle.ignored:
@@ -517,6 +528,14 @@ def line_argument(text: str) -> LineType:
     """--line COLOUR[:WIDTH]=TYPE, checked while parsing (exit 2, one line)."""
     try:
         return parse_line_type(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def paint_argument(text: str) -> PaintType:
+    """--paint RRGGBB=TYPE, checked while parsing (exit 2, one line)."""
+    try:
+        return parse_paint_type(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

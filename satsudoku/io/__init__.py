@@ -15,6 +15,7 @@ from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.fpuzzles import is_fpuzzles_document, iter_fpuzzles, looks_like_fpuzzles
 from satsudoku.io.leetcode import format_board, puzzles_from_json_list
 from satsudoku.io.limits import load_json, load_toml
+from satsudoku.io.painted import PaintType
 from satsudoku.io.source import InputText, Notify, open_input
 from satsudoku.io.sudokupad import is_sudokupad_document, iter_sudokupad, looks_like_sudokupad
 from satsudoku.io.sudokupad_lines import CellType, LineType
@@ -75,12 +76,14 @@ def iter_puzzles(
     negative: Sequence[str] = (),
     outside: str | None = None,
     cage: str | None = None,
+    paints: Sequence[PaintType] = (),
 ) -> Iterator[Puzzle]:
     """Stream the puzzles of a file (or `-` for standard input), each with the parameterless
     rule types in `rules` added (what `--rule` does on the command line) and the negative
     constraint of the mark kinds in `negative` (`--negative`: white, black, x, v); `outside`
     names the clue type of numbers written beside the grid (`--outside`), `cage` what the text
-    of a cage that is no killer cage says (`--cage`).
+    of a cage that is no killer cage says (`--cage`), `paints` what painted cells are
+    (`--paint`).
 
     `notify` receives one-line notices: reading is about to wait for a person or a process
     (a terminal on standard input, a named pipe nobody writes to yet), or the input is read
@@ -99,6 +102,7 @@ def iter_puzzles(
         unique_cages=unique_cages,
         outside=outside,
         cage=cage,
+        paints=tuple(paints),
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )
@@ -174,11 +178,12 @@ def read_text(
     negative: Sequence[str] = (),
     outside: str | None = None,
     cage: str | None = None,
+    paints: Sequence[PaintType] = (),
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each and
     `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages`, `outside` and
     `cage` say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
-    --outside, --cage)."""
+    --outside, --cage), `paints` what f-puzzles painted cells are (--paint)."""
     options = ReadOptions(
         box=box,
         symbols=symbols,
@@ -188,6 +193,7 @@ def read_text(
         unique_cages=unique_cages,
         outside=outside,
         cage=cage,
+        paints=tuple(paints),
         added_rules=tuple(rules),
         added_negative=tuple(negative),
     )

@@ -22,6 +22,7 @@ from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.outside_text import OUTSIDE_CELLS, OUTSIDE_KEYS, outside_clue, outside_option
+from satsudoku.io.painted import clone_entries
 from satsudoku.io.sudokupad_lines import option_colour
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
@@ -115,7 +116,7 @@ def fpuzzles_puzzle(
     try:
         refuse_redefined_values(str(data.get("ruleset", "")), site)
         if site == "f-puzzles" and (
-            options.lines or options.cells or options.outside or options.cage
+            options.lines or options.cells or options.outside or options.cage or options.paints
         ):
             data = _with_typed(data, options)
         doc = fpuzzles_document(data, ignore_drawings=options.ignore_drawings)
@@ -284,6 +285,8 @@ def _with_typed(data: Mapping[str, Any], options: ReadOptions) -> dict[str, Any]
             found = cage_entry(cells, str(entry.get("value", "")), size, described)
             typed.setdefault("quadruple", []).append(found)
             read.setdefault("cage", set()).add(i)
+    for paint in options.paints:
+        typed.setdefault("clone", []).extend(clone_entries(data.get("grid"), paint))
     out = dict(data)
     for key, indices in read.items():
         out[key] = [entry for i, entry in enumerate(data[key]) if i not in indices]

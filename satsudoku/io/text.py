@@ -21,6 +21,7 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet, check_symbols
 
 if TYPE_CHECKING:
+    from satsudoku.io.painted import PaintType
     from satsudoku.io.sudokupad_lines import CellType, LineType
 
 # "Grid 01", "Puzzle 3:", "Sudoku #12": titles between grids (Project Euler 96 style).
@@ -58,6 +59,7 @@ class ReadOptions:
     cells: tuple[CellType, ...] = ()  # SudokuPad: what cells marked so are (--cell STYLE=TYPE)
     unique_cages: bool = False  # SudokuPad: a cage without a total is a killer cage
     cage: str | None = None  # f-puzzles, SudokuPad: what a cage's text is (--cage contains)
+    paints: tuple[PaintType, ...] = ()  # f-puzzles: what painted cells are (--paint C=clone)
     outside: str | None = None  # f-puzzles, SudokuPad: numbers beside the grid are such clues
     # What --rule and --negative add after reading: a rules text naming them needs no hint.
     added_rules: tuple[str, ...] = ()

@@ -1,0 +1,108 @@
+"""`--paint COLOUR=clone`: cells an f-puzzles setter painted in one colour are clones ("orange
+regions are clones, and must contain the same digits in the same orientation").
+
+A painted colour carries no type (blue is a magic square in one puzzle, a clone in another),
+so the user names it. Each orthogonally connected group of cells of the colour is one region;
+all of them must have the same shape, moved without turning (as the rules texts say: "in the
+same relative positions", "no rotation or reflection"), and each is then a clone of the first:
+cells at the same place in two regions hold the same digit. Regions of different shapes, or a
+single region, are refused: the meaning would be a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from satsudoku.errors import PuzzleError
+
+PAINT_TYPES = ("clone",)
+_SPEC = re.compile(r"^#?([0-9A-Fa-f]{6})=([a-z]+)$")
+Place = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PaintType:
+    """Cells painted `colour` (RRGGBB, upper case) are `kind`."""
+
+    colour: str
+    kind: str
+
+    @property
+    def spec(self) -> str:
+        return f"{self.colour}={self.kind}"
+
+
+def parse_paint_type(text: str) -> PaintType:
+    """`RRGGBB=TYPE` → a PaintType; ValueError with the reason, one line."""
+    match = _SPEC.match(text.strip())
+    if not match:
+        raise ValueError(f"{text!r:.60} is not RRGGBB=TYPE (e.g. d0d0ff=clone)")
+    colour, kind = match.groups()
+    if kind not in PAINT_TYPES:
+        raise ValueError(f"paint type {kind!r} is not one of {', '.join(PAINT_TYPES)}")
+    return PaintType(colour.upper(), kind)
+
+
+def painted(grid: Any, colour: str) -> set[Place]:
+    """The (row, col) of every cell painted `colour` (`c`, or one of `cArray`)."""
+    out: set[Place] = set()
+    for r, row in enumerate(grid if isinstance(grid, list) else []):
+        for c, cell in enumerate(row if isinstance(row, list) else []):
+            if not isinstance(cell, Mapping):
+                continue
+            several = cell.get("cArray")
+            colours = [cell.get("c"), *(several if isinstance(several, list) else [])]
+            if any(
+                isinstance(x, str) and x.strip().upper() in (colour, "#" + colour) for x in colours
+            ):
+                out.add((r, c))
+    return out
+
+
+def regions(cells: set[Place]) -> list[list[Place]]:
+    """The orthogonally connected groups of `cells`, each in reading order, by first cell."""
+    left, groups = set(cells), []
+    for start in sorted(cells):
+        if start not in left:
+            continue
+        group, todo = [], [start]
+        left.discard(start)
+        while todo:
+            r, c = todo.pop()
+            group.append((r, c))
+            for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if step in left:
+                    left.discard(step)
+                    todo.append(step)
+        groups.append(sorted(group))
+    return groups
+
+
+def clone_entries(grid: Any, paint: PaintType) -> list[dict[str, Any]]:
+    """f-puzzles `clone` entries (`cells`, `cloneCells`) making every region painted in the
+    colour a clone of the first; PuzzleError when the regions are fewer than two or differ in
+    shape."""
+    found = regions(painted(grid, paint.colour))
+    where = f"f-puzzles: --paint {paint.spec}"
+    if len(found) < 2:
+        raise PuzzleError(f"{where}: {len(found)} region painted so; clones need two or more")
+    first = found[0]
+    shape = [(r - first[0][0], c - first[0][1]) for r, c in first]
+    entries = []
+    for other in found[1:]:
+        if [(r - other[0][0], c - other[0][1]) for r, c in other] != shape:
+            at = f"r{other[0][0] + 1}c{other[0][1] + 1}"
+            raise PuzzleError(
+                f"{where}: the region at {at} has another shape than the one at "
+                f"r{first[0][0] + 1}c{first[0][1] + 1}; clones are the same shape, not turned"
+            )
+        entries.append(
+            {
+                "cells": [f"R{r + 1}C{c + 1}" for r, c in first],
+                "cloneCells": [f"R{r + 1}C{c + 1}" for r, c in other],
+            }
+        )
+    return entries
