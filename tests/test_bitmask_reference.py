@@ -18,6 +18,7 @@ from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import make_rule
+from satsudoku.search import kernel as kernel_module
 from satsudoku.search.kernel import search_kernel
 from satsudoku.search.sums import SumSupport, implied_sums
 from tests.conftest import REPO
@@ -227,6 +228,41 @@ def test_killer_with_implied_sums_counts_like_the_oracle() -> None:
     assert search_kernel(puzzle).derived  # the innie/outie sums are in play
     result = backend.solve(puzzle, limit=expected + 1)
     assert result.exhausted and result.count == expected > 1
+
+
+def test_long_implied_sums_at_the_root_keep_the_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every implied sum of 5-12 terms, however loose, narrows the root: the count is still
+    the oracle's (a wrong innie/outie total would lose grids)."""
+    expected = sum(map(killer, all_6x6_first_row()))
+    monkeypatch.setattr(kernel_module, "_ROOT_SLACK", 10**6)
+    kernel_module._cached_kernel.cache_clear()
+    try:
+        puzzle = killer_puzzle()
+        assert len(search_kernel(puzzle).root_sums) == 29
+        result = backend.solve(puzzle, limit=expected + 1)
+        assert result.exhausted and result.count == expected > 1
+    finally:
+        kernel_module._cached_kernel.cache_clear()
+
+
+# Forum killer-X, "human-solvable zero" (ISS data/collections.js HS_KILLERS, MIT; forum.enjoysudoku
+# .com/human-solvable-zero-t33357.html): rows 1-4 less cages A-G leave 8 cells summing to 65, of
+# at most 66. Without that sum at the root the search found nothing in 7,762 nodes.
+KILLER_X_ZERO = (
+    "..ABCDEFG.ABCDEFG.ABCDEFG...ABCDEFG.HHH...III.JKLMNOP...JKLMNOP.JKLMNOP.JKLM.NOP. "
+    "14,14,14,14,17,20,22,10,18,18,28,27,17,21,22,10 "
+    "894637125725418369316259487952143678163872594478965231631784952589321746247596813"
+)
+
+
+def test_a_killer_built_on_a_tight_outie_settles_at_the_root() -> None:
+    (puzzle,) = read_text(KILLER_X_ZERO, fmt="killer", rules=("diagonal",))
+    kernel = search_kernel(puzzle)
+    rooms = [(len(c.cells), c.total, kernel._room(c)) for _, _, c in kernel.root_sums]
+    assert (8, 65, 1) in rooms and all(room <= 2 for *_, room in rooms)
+    result = backend.solve(puzzle, limit=2)
+    assert result.status is Status.UNIQUE and result.solution == puzzle.solution
+    assert result.stats["nodes"] == 1
 
 
 def test_implied_sums_of_a_row() -> None:

@@ -184,7 +184,8 @@ class BitmaskBackend:
         """The search proper, with restarts where they pay (below); `rng` shuffles each node's
         children, which are otherwise tried lowest digit first."""
         root = kernel.initial(givens)
-        if root is None or not kernel.settle(root, (1 << len(kernel.houses)) - 1, search.locked):
+        every_house = (1 << len(kernel.houses)) - 1
+        if root is None or not kernel.settle(root, every_house, search.locked, root=True):
             return
         if rng is not None or search.limit > 2 or kernel.n < _RESTART_FROM:
             self._dfs(kernel, root, search, rng, None, found)

@@ -45,7 +45,7 @@ from satsudoku.deadline import check_building
 from satsudoku.grid import Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule
-from satsudoku.search.sums import SumSupport, Unit, implied_sums
+from satsudoku.search.sums import DERIVED_TERMS, SumSupport, Unit, implied_sums
 
 Masks = list[int]
 # Boards from this size on run locked candidates at every search node (25×25 at 45 % givens,
@@ -63,6 +63,7 @@ _SUM_SPAN = 1 << 14
 # A sum gets arc consistency while each group of k peers has at most this many digit sets,
 # C(n, k): a 12-cell segment in a 25×25 box would have millions. Else it keeps to bounds.
 _GROUP_SETS = 5000
+_ROOT_SLACK = 2  # implied sums longer than DERIVED_TERMS this near an extreme narrow the root
 _Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
 
@@ -400,15 +401,26 @@ class _Kernel:
         self.sum_support = SumSupport(self.bit)
         # The sums cages and houses imply (innies and outies), for the plain search only
         # (`settle`): the proof mode could justify them only by branching over whole houses.
+        implied = [self._grouped(constraint) for constraint in self._implied(sum_cages)]
         self.derived: tuple[tuple[_Getter, _Step, Any], ...] = (
             *(
-                (constraint.get, self._sum, self._grouped(constraint))
-                for constraint in self._implied(sum_cages)
+                (constraint.get, self._sum, constraint)
+                for constraint in implied
+                if len(constraint.cells) <= DERIVED_TERMS
             ),
             *((equal.get, self._equal, equal) for equal in self._equal_sums(sums)),
             *((self._around(cage.cells), self._needed, cage) for cage in cages),
         )
         self.derived_calm: list[tuple[int, ...] | None] = [None] * len(self.derived)
+        # Longer implied sums cost more per node than they prune (sums.DERIVED_TERMS), except
+        # those a setter built the puzzle on: a total within _ROOT_SLACK of the least or greatest
+        # its cells can hold. Those narrow the root once, by bounds (forum killer-X line 7:
+        # 8 cells summing to 65 of at most 66; no answer in 7,762 nodes -> 1 node).
+        self.root_sums: tuple[tuple[_Getter, _Step, Any], ...] = tuple(
+            (constraint.get, self._sum, replace(constraint, units=()))
+            for constraint in implied
+            if len(constraint.cells) > DERIVED_TERMS and self._room(constraint) <= _ROOT_SLACK
+        )
         # Killer cages (one sum for all their digit sets): the plain search probes shallow
         # nodes of such puzzles (`search.probe`), where a trial propagates far.
         self.killer_cages = len(sum_cages)
@@ -490,8 +502,26 @@ class _Kernel:
                     stack.append((d + 1, chosen | bit, allowed & of_digit[bit]))
         return tuple(sets)
 
+    def _room(self, constraint: _SumIdx) -> int:
+        """How far the total lies from the least or greatest sum the cells can make with any
+        digits, their distinct-digit groups apart (0: every cell is forced to an extreme)."""
+        weights, n = constraint.weights, self.n
+        lows = [w if w >= 0 else w * n for w in weights]
+        highs = [w * n if w >= 0 else w for w in weights]
+        rise, fall = constraint.total - sum(lows), sum(highs) - constraint.total
+        if constraint.groups:
+            masks = tuple(self.full for _ in weights)
+            slack = self._group_slack(constraint, masks, lows, highs)
+            if slack is None:
+                return -1
+            # A term outside every group is cut by all groups; one inside by less.
+            rise, fall = rise - max(slack[0]), fall - max(slack[1])
+        return min(rise, fall)
+
     def _implied(self, sum_cages: list[tuple[tuple[int, ...], int]]) -> list[_SumIdx]:
-        """The innie/outie sums of the cages that overlap no other cage (`implied_sums`)."""
+        """The innie/outie sums of the cages that overlap no other cage (`implied_sums`), of
+        up to 2n terms (`root_sums` keeps the long ones a setter built on; longer ones, over
+        many rows of a large board, would cost their grouping's n^2 steps each for little)."""
         owner: dict[int, int] = {}
         for k, (cells, _) in enumerate(sum_cages):
             for i in cells:
@@ -501,7 +531,7 @@ class _Kernel:
             return []
         return [
             _SumIdx(cells, _getter(cells), weights, total)
-            for cells, weights, total in implied_sums(self.n, self.houses, disjoint)
+            for cells, weights, total in implied_sums(self.n, self.houses, disjoint, 2 * self.n)
         ]
 
     def _equal_sums(self, sums: list[_SumIdx]) -> list[_EqualIdx]:
@@ -639,19 +669,22 @@ class _Kernel:
                             dirty |= changed
         return dirty
 
-    def settle(self, cands: Masks, dirty: int, locked: bool = True) -> bool:
-        """`propagate`, then the implied sums (`derived`) and, if `locked` on boards of
-        _LOCKED_FROM and up, locked candidates, all to a joint fixpoint; False on contradiction.
-        Used by the plain search only: both go beyond unit propagation on the encoding, so the
-        proof mode keeps to `propagate`."""
+    def settle(self, cands: Masks, dirty: int, locked: bool = True, root: bool = False) -> bool:
+        """`propagate`, then the implied sums (`derived`, and at the `root` also `root_sums`)
+        and, if `locked` on boards of _LOCKED_FROM and up, locked candidates, all to a joint
+        fixpoint; False on contradiction. Used by the plain search only: both go beyond unit
+        propagation on the encoding, so the proof mode keeps to `propagate`."""
         if not self.propagate(cands, dirty):
             return False
         locked = locked and self.n >= _LOCKED_FROM
-        derived = self.derived
+        derived, calm = self.derived, self.derived_calm
+        if root and self.root_sums:
+            derived = derived + self.root_sums
+            calm = calm + [None] * len(self.root_sums)
         if not (locked or derived):
             return True
         while True:
-            dirty = self._extras(cands, derived, self.derived_calm) if derived else 0
+            dirty = self._extras(cands, derived, calm) if derived else 0
             if dirty == 0 and locked:
                 dirty = self._locked(cands)
             if dirty == 0:
