@@ -32,21 +32,11 @@ from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from tests.conftest import BUNDLED, REPO, puzzle_from_line
+from tests.proof_checks import independent
 from tests.test_models import raw
-
-dratify = pytest.importorskip(
-    "dratify", reason="dratify is in the dev extra: pip install -e .[dev]"
-)
 
 TDOKU = BUNDLED / "tdoku-test-puzzles.labeled.txt"
 HARDEST = BUNDLED / "forum-hardest-1106.txt"
-
-
-def independent(folder: Path) -> bool:
-    """dratify's verdict on formula.cnf and proof.drat, deletions applied, every step checked."""
-    formula = dratify.parse_dimacs((folder / "formula.cnf").read_text())
-    result = dratify.check_proof(formula, (folder / "proof.drat").read_text(), engine="python")
-    return bool(result.ok and result.reached_empty)
 
 
 def refutes(certificate: SatCertificate) -> bool:

@@ -6,9 +6,7 @@ over every 4×4 grid (288) and every 6×6 grid with the first row 123456 (39,168
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +18,7 @@ from satsudoku.io.border_marks import mark_digits, mark_total, roman
 from satsudoku.io.sudokupad import fpuzzles_data
 from satsudoku.io.sudokupad_lines import parse_cell_type
 from satsudoku.puzzle import Puzzle
+from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row, v
 
 WHITE = "#FFFFFF"
@@ -274,7 +273,6 @@ def test_sudokupad_marks_read_as_on_f_puzzles() -> None:
         fpuzzles_data({**pad, "overlays": [corner]}, cells=(parse_cell_type("fff=sum"),))
 
 
-NICKLEATON = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
 PUBLISHED = [
     ("28c2bh75", "fff=sum", "killer"),  # XV Sudoku: "separated by the marking XV … add up to 15"
     ("28m38r5l", "fff=sum", "killer"),  # Excessivenesses: V 5, X 10, XV 15 (text over circles)
@@ -294,20 +292,7 @@ def test_published_mark_puzzles_solve_to_their_published_solution(
     """Nickleaton/sudoku's f-puzzles files (MIT): each is refused without the option, and with
     it solves uniquely to the solution stored in the file (which the reader also checks against
     every rule read)."""
-    if not NICKLEATON.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    shown = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(NICKLEATON),
-            "show",
-            f"HEAD:problems/fpuzzles/goodjson/{name}.json",
-        ],
-        capture_output=True,
-        check=True,
-    )
-    data = json.loads(shown.stdout)["data"]
+    data = nickleaton(name)
     with pytest.raises(PuzzleError, match="drawings whose meaning"):
         read(json.dumps(data))
     puzzle = read(json.dumps(data), spec)

@@ -5,10 +5,8 @@ every 4×4 grid (288), on f-puzzles cages and SudokuPad cages alike."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +15,7 @@ from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 from satsudoku.io.sudokupad import fpuzzles_data
+from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, v
 
 # A 1 twice across the centre (diagonal), 34 in an L over two boxes, a 2 in a domino.
@@ -79,21 +78,12 @@ def test_sudokupad_cages_with_text_read_the_same() -> None:
     assert killer["killercage"] == [{"cells": ["R2C2", "R2C3", "R3C2", "R3C3"], "value": "11"}]
 
 
-NICKLEATON = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["2byrv3ab", "2h8343gr", "2qh6vn5a"])
 def test_published_zone_puzzles_solve_to_their_published_solution(name: str) -> None:
     """Nickleaton/sudoku's "Zones Sudoku" and two "Zone Sudoku"s (MIT): "the small digits in the
     top left corner of each cage must appear somewhere within that cage"."""
-    if not NICKLEATON.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    where = f"HEAD:problems/fpuzzles/goodjson/{name}.json"
-    shown = subprocess.run(
-        ["git", "--git-dir", str(NICKLEATON), "show", where], capture_output=True, check=True
-    )
-    entry: dict[str, Any] = json.loads(shown.stdout)["data"]
+    entry = nickleaton(name)
     (puzzle,) = read_text(json.dumps(entry), cage="contains")
     result = get_backend("sat").solve(puzzle, limit=2)
     assert result.status.value == "unique" and result.solution is not None

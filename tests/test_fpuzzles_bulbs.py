@@ -6,10 +6,8 @@ puzzles (skipped without the mirror) solved alike on three backends, obeying the
 from __future__ import annotations
 
 import json
-import subprocess
 from functools import reduce
 from operator import mul
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,10 +18,10 @@ from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_text
 from satsudoku.result import Status
 from satsudoku.verify import violations
+from tests.mirrors import nickleaton
 from tests.test_rules import FIRST_ROW, Rows, all_4x4, count_6x6, count_with
 
 Arrows = list[tuple[str, list[str]]]  # (bulb, shaft)
-MIRROR = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
 
 
 def digit(g: Rows, name: str) -> int:
@@ -160,23 +158,12 @@ def test_a_pill_bulb_is_refused(entry: dict[str, Any], message: str) -> None:
         read_text(payload("maxarrow", [entry]))
 
 
-def _published(name: str) -> dict[str, Any]:
-    if not MIRROR.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    path = f"HEAD:problems/fpuzzles/goodjson/{name}.json"
-    shown = subprocess.run(["git", "--git-dir", str(MIRROR), "show", path], capture_output=True)
-    if shown.returncode:
-        pytest.skip(f"{name} is not in the mirror")
-    data: dict[str, Any] = json.loads(shown.stdout)["data"]
-    return data
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name,key", [("y6oshl9l", "maxarrow"), ("ya824y7m", "productarrow")])
 def test_published_puzzle_is_solved_alike_and_obeys_its_text(name: str, key: str) -> None:
     """No stored solution: sat, cpsat and bitmask agree on one grid, which obeys the oracle
     on the file's own arrows."""
-    data = _published(name)
+    data = nickleaton(name)
     (puzzle,) = read_text(json.dumps(data))
     results = [
         get_backend(b).solve(puzzle, limit=2, timeout=60) for b in ("sat", "cpsat", "bitmask")

@@ -5,8 +5,6 @@ over every 4×4 grid (288) and every 6×6 grid with the first row 123456 (39,168
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +14,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 from satsudoku.io.outside_text import outside_clue
 from satsudoku.puzzle import Puzzle
+from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row
 
 
@@ -102,20 +101,6 @@ def test_clues_that_are_no_digit_list_are_left_as_drawings() -> None:
         read(fpuzzles(4, "", [text("R0C1", "1 2")]), None)
     with pytest.raises(PuzzleError, match="text ×1"):
         read(fpuzzles(4, "", [text("R0C1", "1 2"), text("R0C2", "12 3 4")]))
-
-
-NICKLEATON = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
-
-
-def nickleaton(name: str) -> dict[str, Any]:
-    if not NICKLEATON.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    where = f"HEAD:problems/fpuzzles/goodjson/{name}.json"
-    shown = subprocess.run(
-        ["git", "--git-dir", str(NICKLEATON), "show", where], capture_output=True, check=True
-    )
-    data: dict[str, Any] = json.loads(shown.stdout)["data"]
-    return data
 
 
 @pytest.mark.slow

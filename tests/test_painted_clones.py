@@ -6,7 +6,6 @@ row 123456 (39,168)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from satsudoku.cli import main
 from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 from satsudoku.io.painted import parse_paint_type, regions
+from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row
 
 BLUE = "#D0D0FF"
@@ -109,21 +109,12 @@ def test_paint_option_parses_and_reaches_the_reader(
     assert capsys.readouterr().out.split() == [str(expected)]
 
 
-NICKLEATON = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "colour"), [("yz9ry7vd", "d0d0ff"), ("y5chq7ad", "ffe060")])
 def test_published_clone_puzzles_have_one_solution(name: str, colour: str) -> None:
     """ "Return of the Clones" (with thermometers) and "X-23" (with X marks), Nickleaton/sudoku
     (MIT; no stored solution): unique, and the grid keeps the clones as the predicate reads."""
-    if not NICKLEATON.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    where = f"HEAD:problems/fpuzzles/goodjson/{name}.json"
-    shown = subprocess.run(
-        ["git", "--git-dir", str(NICKLEATON), "show", where], capture_output=True, check=True
-    )
-    entry: dict[str, Any] = json.loads(shown.stdout)["data"]
+    entry = nickleaton(name)
     (puzzle,) = read_text(json.dumps(entry), paints=[parse_paint_type(f"{colour}=clone")])
     result = get_backend("sat").solve(puzzle, limit=2)
     assert result.status.value == "unique" and result.solution is not None

@@ -6,9 +6,6 @@ included (each step alternates, the closing one too)."""
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,6 +13,7 @@ from satsudoku.backends import available, get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 from satsudoku.io.sudokupad_lines import parse_line_type
+from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, v
 
 GREY = "#B5B5B5"
@@ -57,20 +55,11 @@ def test_untyped_parity_lines_are_refused_naming_the_option() -> None:
         read_text(data(LINES))
 
 
-NICKLEATON = Path(__file__).resolve().parents[2] / ".mirror" / "Nickleaton+sudoku" / "repo"
-
-
 @pytest.mark.slow
 def test_parity_snowflake_solves_to_its_published_solution() -> None:
     """ "Parity Snowflake" (Nickleaton/sudoku 2hzb6vfk, MIT): 21 grey line pieces, several
     meeting at a cell; "digits along the snowflake alternate between odd and even"."""
-    if not NICKLEATON.is_dir():
-        pytest.skip("the Nickleaton/sudoku mirror is absent")
-    where = "HEAD:problems/fpuzzles/goodjson/2hzb6vfk.json"
-    shown = subprocess.run(
-        ["git", "--git-dir", str(NICKLEATON), "show", where], capture_output=True, check=True
-    )
-    entry: dict[str, Any] = json.loads(shown.stdout)["data"]
+    entry = nickleaton("2hzb6vfk")
     (puzzle,) = read_text(json.dumps(entry), lines=[parse_line_type("b5b5b5=parityline")])
     result = get_backend("sat").solve(puzzle, limit=2)
     assert result.status.value == "unique" and result.solution is not None

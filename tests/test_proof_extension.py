@@ -14,33 +14,17 @@ import pytest
 from satsudoku.encoders.cnf import CnfFormula, encode_puzzle
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles
-from satsudoku.proof.certificate import SatCertificate, verify_certificate
+from satsudoku.proof.certificate import verify_certificate
 from satsudoku.proof.extension import extend_sums, runs_of
 from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import new_solver
 from satsudoku.search.kernel import _kernel_for
 from tests.conftest import REPO
-
-dratify = pytest.importorskip("dratify", reason="dratify is in the dev extra")
+from tests.proof_checks import both_checkers_accept, independent
 
 SUMS = REPO / "models" / "variants" / "sums"
 REAL = REPO / "models" / "variants" / "real"
-
-
-def _independent(folder: Path) -> bool:
-    formula = dratify.parse_dimacs((folder / "formula.cnf").read_text())
-    result = dratify.check_proof(formula, (folder / "proof.drat").read_text(), engine="python")
-    return bool(result.ok and result.reached_empty)
-
-
-def _both_checkers_accept(certificate: SatCertificate | None, folder: Path) -> None:
-    """The certificate, written to `folder`, passes satsudoku's checker and dratify."""
-    assert certificate is not None
-    certificate.write(folder)
-    check = verify_certificate(folder)
-    assert check.ok, check.messages
-    assert _independent(folder)
 
 
 Sums = list[tuple[tuple[int, ...], tuple[int, ...], int, tuple[tuple[int, ...], ...]]]
@@ -80,7 +64,7 @@ def test_digits_the_givens_remove_get_no_arcs(tmp_path: Path) -> None:
     found = prove_by_search(puzzle)
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
     assert found.stats["extension_arcs"] == 73 and found.stats["refined_nodes"] == 0
-    _both_checkers_accept(found.certificate, tmp_path / "a")
+    both_checkers_accept(found.certificate, tmp_path / "a")
 
 
 def test_runs_are_the_groups_cut_where_they_are_not_consecutive() -> None:
@@ -156,7 +140,7 @@ def test_region_sums_are_certified_without_checked_lemmas(tmp_path: Path) -> Non
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
     assert found.stats["extension_lemmas"] > 0 and found.stats["extension_arcs"] > 0
     assert found.stats["refined_nodes"] == found.stats["propagations"] == 0
-    _both_checkers_accept(found.certificate, tmp_path / "c")
+    both_checkers_accept(found.certificate, tmp_path / "c")
 
 
 def _wrong_given(puzzle: Puzzle) -> Puzzle:
@@ -175,7 +159,7 @@ def test_an_unsatisfiable_region_sum_puzzle_is_certified(tmp_path: Path) -> None
     found = prove_by_search(broken)
     assert found.status == "unsatisfiable" and found.certificate is not None
     assert found.stats["extension_lemmas"] > 0 and found.stats["nodes"] > 1
-    _both_checkers_accept(found.certificate, tmp_path / "u")
+    both_checkers_accept(found.certificate, tmp_path / "u")
 
 
 def test_a_definition_over_a_variable_of_the_formula_is_rejected(tmp_path: Path) -> None:
@@ -200,7 +184,7 @@ def test_a_definition_over_a_variable_of_the_formula_is_rejected(tmp_path: Path)
     (tmp_path / "t" / "proof.drat").write_text("\n".join(tampered) + "\n")
     check = verify_certificate(tmp_path / "t")
     assert not check.ok
-    assert not _independent(tmp_path / "t")
+    assert not independent(tmp_path / "t")
 
 
 @pytest.mark.slow  # ~1 s to prove, ~25 s for the two checkers
@@ -210,7 +194,7 @@ def test_published_little_killer_is_certified_without_checked_lemmas(tmp_path: P
     found = prove_by_search(puzzle)
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
     assert found.stats["refined_nodes"] == 0 and found.stats["nodes"] > 20
-    _both_checkers_accept(found.certificate, tmp_path / "k")
+    both_checkers_accept(found.certificate, tmp_path / "k")
 
 
 def test_root_sum_deductions_without_automata_are_spliced_from_cdcl(
@@ -224,4 +208,4 @@ def test_root_sum_deductions_without_automata_are_spliced_from_cdcl(
     found = prove_by_search(puzzle)
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
     assert found.stats["extension_arcs"] == 0 and found.stats["cdcl_lemmas"] > 0
-    _both_checkers_accept(found.certificate, tmp_path / "c")
+    both_checkers_accept(found.certificate, tmp_path / "c")

@@ -12,15 +12,13 @@ import pytest
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula, Encoding, encode_puzzle
 from satsudoku.grid import Grid
 from satsudoku.io import read_puzzles
-from satsudoku.proof.certificate import verify_certificate
 from satsudoku.proof.formulas import puzzle_formula
 from satsudoku.proof.search_proof import _Prover, prove_by_search
 from satsudoku.proof.supports import pair_supports
 from satsudoku.puzzle import Puzzle
 from satsudoku.search.kernel import _kernel_for
 from tests.conftest import REPO
-
-dratify = pytest.importorskip("dratify", reason="dratify is in the dev extra")
+from tests.proof_checks import both_checkers_accept
 
 REAL = REPO / "models" / "variants" / "real"
 
@@ -95,13 +93,7 @@ def test_proofs_with_fewer_supports_pass_both_checkers(name: str, tmp_path: Path
     puzzle = _real(name)
     found = prove_by_search(puzzle)
     assert found.status == "unique" and found.solutions[0] == puzzle.solution
-    assert found.certificate is not None
-    found.certificate.write(tmp_path)
-    check = verify_certificate(tmp_path)
-    assert check.ok, check.messages
-    formula = dratify.parse_dimacs((tmp_path / "formula.cnf").read_text())
-    result = dratify.check_proof(formula, (tmp_path / "proof.drat").read_text(), engine="python")
-    assert result.ok and result.reached_empty
+    both_checkers_accept(found.certificate, tmp_path)
 
 
 def test_masks_read_alike_among_many_auxiliaries() -> None:
