@@ -336,12 +336,28 @@ def interrupt(
     return process.returncode, err, time.perf_counter() - sent
 
 
+def once_searching(action: Callable[[], object]) -> None:
+    """Run `action` in a thread 0.2 s after a CP-SAT search has started. Not on a timer: at
+    load 15 building the model took past 1 s, and a Ctrl-C or stop before the search starts
+    is not the case under test."""
+
+    def wait_then_act() -> None:
+        for _ in range(3000):
+            if cpsat_backend._RUNNING:
+                break
+            time.sleep(0.01)
+        time.sleep(0.2)
+        action()
+
+    threading.Thread(target=wait_then_act, daemon=True).start()
+
+
 def test_an_interrupted_search_is_never_called_a_timeout(endless: list[str]) -> None:
     load_plugin(endless[2])
     puzzle = read_text(Path(endless[0]).read_text())[0]
     previous = signal.signal(signal.SIGINT, lambda *_: None)  # a handler that does not raise
     try:
-        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        once_searching(lambda: os.kill(os.getpid(), signal.SIGINT))
         started = time.perf_counter()
         result = CpSatBackend().solve(puzzle, timeout=60)
     finally:
@@ -354,7 +370,7 @@ def test_a_search_stopped_with_time_left_is_a_bug_not_a_timeout(endless: list[st
     load_plugin(endless[2])
     puzzle = read_text(Path(endless[0]).read_text())[0]
     backend = CpSatBackend()
-    threading.Timer(1.0, lambda: backend._solver.stop_search()).start()
+    once_searching(lambda: backend._solver.stop_search())
     with pytest.raises(BackendBugError, match="neither interrupted nor out of time"):
         backend.solve(puzzle, timeout=60)
 
