@@ -501,5 +501,8 @@ def test_all_marks_given_is_hinted_then_read_with_negative() -> None:
     with pytest.warns(UserWarning, match="all white dots are given"):
         (vs,) = read_text(text, lines=lines("46386c45=palindrome"), negative=("v",))
     assert solved(vs)[0] == "multiple"
-    with pytest.raises(PuzzleError, match="--rule nonconsecutive beside white kropki dots"):
+    with (
+        pytest.warns(UserWarning, match="all white dots and V marks are given"),
+        pytest.raises(PuzzleError, match="--rule nonconsecutive beside white kropki dots"),
+    ):
         read_text(text, lines=lines("46386c45=palindrome"), rules=("nonconsecutive",))
