@@ -564,12 +564,19 @@ def _cell_rule(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
 
 
 def _killer(value: Any, size: int) -> list[dict[str, Any]]:
-    """Cages may overlap in f-puzzles (magic squares): one killer rule per set of disjoint cages."""
+    """Cages may overlap in f-puzzles (magic squares): one killer rule per set of disjoint cages.
+    A cage drawn twice is read once: each group is found by a scan of the groups so far, and
+    60,000 copies of a few hundred cages took 17 s of such scans."""
     groups: list[tuple[set[str], list[dict[str, Any]]]] = []
+    drawn: set[tuple[tuple[str, ...], int | None]] = set()
     for entry in value:
         cage: dict[str, Any] = {"cells": _cells(entry)}
         if str(entry.get("value", "")).strip():
             cage["sum"] = clue_number(entry["value"])
+        key = (tuple(sorted(cage["cells"])), cage.get("sum"))
+        if key in drawn:
+            continue
+        drawn.add(key)
         cells = set(cage["cells"])
         group = next((g for g in groups if not g[0] & cells), None)
         if group is None:
