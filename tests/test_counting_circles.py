@@ -183,7 +183,8 @@ def test_introduction_to_counting_circles_from_sudokupad() -> None:
     """Sudoku-Bench puzzle_0071 (SudokuPad): nine white circles, no givens. Without --cell the
     circles are drawings whose refusal offers the type."""
     entry = corpus_entry("0071")
-    with pytest.raises(PuzzleError, match=r"--cell FFFFFF=TYPE \(odd, even, countingcircles\)"):
+    listed = r"--cell FFFFFF=TYPE \(odd, even, low, middle, high, countingcircles\)"
+    with pytest.raises(PuzzleError, match=listed):
         read(entry["encoded_puzzle"])
     puzzle = read(entry["encoded_puzzle"], cells=("fff:round=countingcircles",))
     (rule,) = puzzle.rules

@@ -350,7 +350,7 @@ def test_the_refusal_names_the_option_only_where_it_can_read_the_drawing() -> No
         ({"lines": [line([[0.5, 0.5], [0.5, 1.5]], "purple")]}, "(first: line purple"),
         (
             {"underlays": [dot([1.5, 1.5], "#d4da31", 0.7)]},
-            "add --cell D4DA31=TYPE (odd, even, countingcircles)",
+            "add --cell D4DA31=TYPE (odd, even, low, middle, high, countingcircles)",
         ),
         ({"cages": [{"cells": [[0, 0], [0, 1]], "unique": True}]}, "add --unique-cages, else"),
         ({"overlays": [{"center": [1.5, 1.5], "text": "A", "color": "#000"}]}, "; add --ign"),

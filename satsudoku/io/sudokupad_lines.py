@@ -170,7 +170,10 @@ def option_colour(colour: Any) -> str:
 
 # --- `--cell COLOUR[:round|square]=TYPE`: cells marked by a shape of a colour ---
 
-CELL_TYPES = ("odd", "even", "countingcircles")  # a shape within one cell
+CELL_TYPES = ("odd", "even", "low", "middle", "high", "countingcircles")  # a shape in one cell
+# Thirds of 1..n, as entropic lines read them (1-3, 4-6, 7-9 on 9x9; 1-2, 3-4, 5-6 on 6x6): "1s,
+# 2s and 3s are marked with circles; 4s, 5s and 6s with squares" (Trio sudoku).
+THIRDS = ("low", "middle", "high")
 # and MARK_TYPES (border_marks): a shape holding a number on a border or a corner
 _CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
 
@@ -178,8 +181,9 @@ _CELL_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::(round|square))?=([a-z]+)$")
 @dataclass(frozen=True)
 class CellType:
     """Cells holding a circle (`round`) or square of this colour, filled, with no text, are
-    `kind` (odd, even: "the yellow circles contain odd digits"; countingcircles: "a digit in
-    a circle says how many circles hold it", all such cells one rule); or, for a MARK_TYPES
+    `kind` (odd, even: "the yellow circles contain odd digits"; low, middle, high: a third of
+    1..n, "1s, 2s and 3s are marked with circles"; countingcircles: "a digit in a circle says
+    how many circles hold it", all such cells one rule); or, for a MARK_TYPES
     kind, a shape on a border or corner whose text says the sum or digits."""
 
     colour: str  # RRGGBB or RRGGBBAA, upper case
@@ -216,3 +220,13 @@ def parse_cell_type(text: str) -> CellType:
     if kind not in CELL_TYPES + MARK_TYPES:
         raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES + MARK_TYPES)}")
     return CellType(colour, shape, kind)
+
+
+def third_digits(kind: str, size: int) -> list[int]:
+    """The digits a `low`, `middle` or `high` cell may hold on an n×n board: its third of 1..n;
+    ValueError with the reason when n is no multiple of 3 (no thirds to name)."""
+    if size % 3:
+        raise ValueError(f"a {kind} cell is a third of 1..n, and {size} is not divisible by 3")
+    third = size // 3
+    start = THIRDS.index(kind) * third
+    return list(range(start + 1, start + third + 1))

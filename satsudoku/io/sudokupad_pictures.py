@@ -29,11 +29,13 @@ from satsudoku.io.sudokupad_lines import (
     CELL_TYPES,
     LINE_TYPES,
     READ_APART,
+    THIRDS,
     WHISPER_DIFFERENCE,
     CellType,
     LineType,
     option_colour,
     rgba,
+    third_digits,
     walk_lines,
 )
 from satsudoku.io.text import ReadOptions
@@ -554,7 +556,15 @@ class _Reader:
                         f"SudokuPad: {_describe(key, picture, self.size)} is not a shape within "
                         f"one cell, centred on it: --cell {kind.spec} cannot read it"
                     )
-                out.setdefault(kind.kind, []).append({"cell": cell})
+                if kind.kind in THIRDS:
+                    try:
+                        digits = third_digits(kind.kind, self.size)
+                    except ValueError as exc:
+                        raise PuzzleError(f"SudokuPad: --cell {kind.spec}: {exc}") from None
+                    entry = {"cells": [cell], "values": digits}  # given candidates
+                    out.setdefault("markcandidates", []).append(entry)
+                else:
+                    out.setdefault(kind.kind, []).append({"cell": cell})
                 del self.left[key][index]
         return out
 
