@@ -22,7 +22,7 @@ from satsudoku.io.fpuzzles_values import refuse_redefined_values
 from satsudoku.io.limits import load_json
 from satsudoku.io.lzstring import lz_decompress_base64
 from satsudoku.io.outside_text import OUTSIDE_CELLS, OUTSIDE_KEYS, outside_clue, outside_option
-from satsudoku.io.painted import clone_entries
+from satsudoku.io.painted import paint_entries
 from satsudoku.io.sudokupad_lines import option_colour
 from satsudoku.io.text import ReadOptions
 from satsudoku.io.writers import format_line
@@ -286,7 +286,8 @@ def _with_typed(data: Mapping[str, Any], options: ReadOptions) -> dict[str, Any]
             typed.setdefault("quadruple", []).append(found)
             read.setdefault("cage", set()).add(i)
     for paint in options.paints:
-        typed.setdefault("clone", []).extend(clone_entries(data.get("grid"), paint))
+        for key, entries in paint_entries(data.get("grid"), int(data["size"]), paint).items():
+            typed.setdefault(key, []).extend(entries)
     out = dict(data)
     for key, indices in read.items():
         out[key] = [entry for i, entry in enumerate(data[key]) if i not in indices]

@@ -1,12 +1,17 @@
-"""`--paint COLOUR=clone`: cells an f-puzzles setter painted in one colour are clones ("orange
-regions are clones, and must contain the same digits in the same orientation").
+"""`--paint COLOUR=clone|magicsquare`: cells an f-puzzles setter painted in one colour are clones
+("orange regions are clones, and must contain the same digits in the same orientation"), or
+magic squares ("each blue region is a magic square: it contains the digits 1 through 9 once
+each, so that the sum of each row, column, and diagonal within the square is equal to 15").
 
 A painted colour carries no type (blue is a magic square in one puzzle, a clone in another),
 so the user names it. Each orthogonally connected group of cells of the colour is one region;
 all of them must have the same shape, moved without turning (as the rules texts say: "in the
 same relative positions", "no rotation or reflection"), and each is then a clone of the first:
 cells at the same place in two regions hold the same digit. Regions of different shapes, or a
-single region, are refused: the meaning would be a guess.
+single region, are refused: the meaning would be a guess. For `magicsquare` each region must be
+a 3×3 square on a 9×9 board; it holds 1..9 once each (an extra region) and its three rows,
+three columns and two diagonals each sum to 15 (killer cages: the only total a magic square of
+1..9 has, 45 / 3).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from typing import Any
 
 from satsudoku.errors import PuzzleError
 
-PAINT_TYPES = ("clone",)
+PAINT_TYPES = ("clone", "magicsquare")
+MAGIC_TOTAL = 15  # each line of a 3×3 magic square of 1..9: 45 / 3
 _SPEC = re.compile(r"^#?([0-9A-Fa-f]{6})=([a-z]+)$")
 Place = tuple[int, int]
 
@@ -79,6 +85,39 @@ def regions(cells: set[Place]) -> list[list[Place]]:
                     todo.append(step)
         groups.append(sorted(group))
     return groups
+
+
+def paint_entries(grid: Any, size: int, paint: PaintType) -> dict[str, list[dict[str, Any]]]:
+    """The f-puzzles entries (by key) the colour's regions amount to as `paint.kind` says."""
+    if paint.kind == "magicsquare":
+        return magic_entries(grid, size, paint)
+    return {"clone": clone_entries(grid, paint)}
+
+
+def magic_entries(grid: Any, size: int, paint: PaintType) -> dict[str, list[dict[str, Any]]]:
+    """An `extraregion` and eight `killercage` entries (total 15: rows, columns, diagonals) per
+    region painted in the colour; PuzzleError unless each is a 3×3 square of a 9×9 board."""
+    where = f"f-puzzles: --paint {paint.spec}"
+    if size != 9:
+        raise PuzzleError(f"{where}: a magic square of the digits 1..9 needs a 9x9 board")
+    found = regions(painted(grid, paint.colour))
+    if not found:
+        raise PuzzleError(f"{where}: no cell is painted so")
+    out: dict[str, list[dict[str, Any]]] = {"extraregion": [], "killercage": []}
+    for region in found:
+        top, left = region[0]
+        square = [(top + dr, left + dc) for dr in range(3) for dc in range(3)]
+        if region != square:
+            raise PuzzleError(
+                f"{where}: the region at r{top + 1}c{left + 1} is not a 3x3 square "
+                f"({len(region)} cells)"
+            )
+        name = [f"R{r + 1}C{c + 1}" for r, c in square]
+        lines = [name[0:3], name[3:6], name[6:9], name[0::3], name[1::3], name[2::3]]
+        lines += [name[0::4], name[2:7:2]]  # the two diagonals
+        out["extraregion"].append({"cells": name})
+        out["killercage"].extend({"cells": line, "value": str(MAGIC_TOTAL)} for line in lines)
+    return out
 
 
 def clone_entries(grid: Any, paint: PaintType) -> list[dict[str, Any]]:
