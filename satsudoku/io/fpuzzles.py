@@ -835,6 +835,7 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "markcandidates": _mark_candidates,
     # where `--line COLOUR=parityline` puts its lines (no f-puzzles tool draws them).
     "parityline": _line_rule("parityline"),
+    "sameparityline": _line_rule("sameparityline"),
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),

@@ -30,6 +30,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "sumcage": "f-puzzles' cages forbid repeated digits",
     "numberedroom": "f-puzzles has no numbered room clue",
     "parityline": "f-puzzles has no parity line",
+    "sameparityline": "f-puzzles has no same-parity line",
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",

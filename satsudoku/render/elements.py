@@ -62,6 +62,7 @@ LINE_STYLES: dict[str, tuple[str, float]] = {
     "entropicline": ("#FFCCAA", 0.2),
     "modularline": ("#33BBBB", 0.2),
     "parityline": ("#F08080", 0.2),
+    "sameparityline": ("#B0B0B0", 0.2),
     "regionsumline": ("#2ECBFF", 0.2),
     "nabner": ("#C9C883", 0.25),
     "lockout": ("#FFA040", 0.12),

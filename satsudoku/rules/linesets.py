@@ -1,5 +1,6 @@
 """Line rules about which kinds of digit sit together: entropic, modular and parity lines (a
-class per run of cells), nabner lines (no equal or consecutive pair) and lockout lines."""
+class per run of cells), same-parity lines, nabner lines (no equal or consecutive pair) and
+lockout lines."""
 
 from __future__ import annotations
 
@@ -128,6 +129,40 @@ class ParityLine(LineRule):
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         for line in self.lines:
             yield class_line("parity", line, lambda d: d % 2, 2)
+
+
+def same_parity(line: Digits) -> bool:
+    """Every digit of the line has the parity of the first."""
+    return all(d % 2 == line[0] % 2 for d in line)
+
+
+@register_rule("sameparityline")
+@dataclass(frozen=True)
+class SameParityLine(LineRule):
+    """The digits on a line are all odd or all even.
+
+    Meaning: Nickleaton/sudoku's f-puzzles "Parity Lines" ("for each grey line in the grid,
+    either all of the digits on it are odd, or all of them are even"; "digits on the same line
+    have the same parity") and "Three-in-a-row" ("each line contains either three odd digits
+    or three even digits"). Posted as pairs: each cell has the first cell's parity (n² rows).
+    """
+
+    type: ClassVar[str] = "sameparityline"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            yield Condition(
+                line,
+                _label("same parity", line),
+                same_parity,
+                partial(_same_parity_parts, line),
+            )
+
+
+def _same_parity_parts(line: tuple[Cell, ...], shape: Shape) -> tuple[Constraint, ...]:
+    return tuple(
+        table_of((line[0], cell), lambda a, b: a % 2 == b % 2, shape.size) for cell in line[1:]
+    )
 
 
 @register_rule("nabner")
