@@ -1,7 +1,9 @@
-"""`--paint COLOUR=clone|magicsquare`: cells an f-puzzles setter painted in one colour are clones
-("orange regions are clones, and must contain the same digits in the same orientation"), or
-magic squares ("each blue region is a magic square: it contains the digits 1 through 9 once
-each, so that the sum of each row, column, and diagonal within the square is equal to 15").
+"""`--paint COLOUR=clone|magicsquare|extraregion`: cells an f-puzzles setter painted in one colour
+are clones ("orange regions are clones, and must contain the same digits in the same
+orientation"), extra regions ("each colored region must contain the digits 1-9 exactly once
+each"), or magic squares ("each blue region is a magic square: it contains the digits 1
+through 9 once each, so that the sum of each row, column, and diagonal within the square is
+equal to 15").
 
 A painted colour carries no type (blue is a magic square in one puzzle, a clone in another),
 so the user names it. Each orthogonally connected group of cells of the colour is one region;
@@ -11,7 +13,9 @@ cells at the same place in two regions hold the same digit. Regions of different
 single region, are refused: the meaning would be a guess. For `magicsquare` each region must be
 a 3×3 square on a 9×9 board; it holds 1..9 once each (an extra region) and its three rows,
 three columns and two diagonals each sum to 15 (killer cages: the only total a magic square of
-1..9 has, 45 / 3).
+1..9 has, 45 / 3). For `extraregion` each region must have n cells; a colour whose regions do
+not, but which paints exactly n cells in all, is one region drawn in pieces ("the central orange
+region is connected diagonally").
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 from satsudoku.errors import PuzzleError
 
-PAINT_TYPES = ("clone", "magicsquare")
+PAINT_TYPES = ("clone", "magicsquare", "extraregion")
 MAGIC_TOTAL = 15  # each line of a 3×3 magic square of 1..9: 45 / 3
 _SPEC = re.compile(r"^#?([0-9A-Fa-f]{6})=([a-z]+)$")
 Place = tuple[int, int]
@@ -91,7 +95,30 @@ def paint_entries(grid: Any, size: int, paint: PaintType) -> dict[str, list[dict
     """The f-puzzles entries (by key) the colour's regions amount to as `paint.kind` says."""
     if paint.kind == "magicsquare":
         return magic_entries(grid, size, paint)
+    if paint.kind == "extraregion":
+        return {"extraregion": region_entries(grid, size, paint)}
     return {"clone": clone_entries(grid, paint)}
+
+
+def region_entries(grid: Any, size: int, paint: PaintType) -> list[dict[str, Any]]:
+    """An `extraregion` entry per region painted in the colour (each of n cells), or one for
+    all the colour's cells when they are n in all; PuzzleError otherwise."""
+    cells = painted(grid, paint.colour)
+    found = regions(cells)
+    if found and all(len(region) == size for region in found):
+        groups = found
+    elif len(cells) == size:
+        groups = [sorted(cells)]  # one region drawn in pieces
+    else:
+        first = next((r for r in found if len(r) != size), None)
+        where = f"f-puzzles: --paint {paint.spec}"
+        if first is None:
+            raise PuzzleError(f"{where}: no cell is painted so")
+        raise PuzzleError(
+            f"{where}: the region at r{first[0][0] + 1}c{first[0][1] + 1} has {len(first)} "
+            f"cells, and the colour {len(cells)}; an extra region has {size}"
+        )
+    return [{"cells": [f"R{r + 1}C{c + 1}" for r, c in group]} for group in groups]
 
 
 def magic_entries(grid: Any, size: int, paint: PaintType) -> dict[str, list[dict[str, Any]]]:
