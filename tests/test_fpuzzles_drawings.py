@@ -460,8 +460,8 @@ def test_a_rules_text_puzzle_that_is_not_unique_gets_a_warning(
             "rectangle",
             {"cells": ["R1C1", "R1C2"], "baseC": "#FFFFFF", "value": "3"},
             "(first: rectangle FFFFFF '3' on r1c1 r1c2); if the rules text says what such cells "
-            "are, add --cell FFFFFF:square=TYPE (sum, contains, largest, excludes), else "
-            "--ignore-drawings",
+            "are, add --cell FFFFFF:square=TYPE (sum, contains, largest, excludes, greaterthan), "
+            "else --ignore-drawings",
         ),
         (
             "cage",

@@ -101,7 +101,7 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         metavar="COLOUR[:round|square]=TYPE",
         help="SudokuPad, f-puzzles: cells holding a circle or square of this colour are TYPE "
         "(odd, even, low, middle, high, countingcircles), or such a shape with a number between "
-        "cells is one (sum, contains, largest, excludes), as the rules text says",
+        "cells is one (sum, contains, largest, excludes, greaterthan), as the rules text says",
     )
     parser.add_argument(
         "--unique-cages",

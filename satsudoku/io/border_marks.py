@@ -14,7 +14,11 @@ becomes a constraint satsudoku already has, with the same meaning:
   largest   two cells or four; the mark's digit is the largest of theirs: each holds at most
             it (given candidates) and one holds it (a quadruple);
   excludes  two cells or four; no digit written in the mark appears among them (given
-            candidates without those digits).
+            candidates without those digits);
+  greaterthan  two cells; the mark is `<` or `>`, turned by f-puzzles' `angle` (degrees
+            clockwise, a multiple of 90), its point towards the smaller digit: a greaterthan
+            pair. A sign pointing along the border, or a SudokuPad sign turned by a key whose
+            sense is not known, is refused.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from satsudoku.errors import PuzzleError
 # in that cage"): a quadruple of the cage's cells.
 CAGE_TYPES = ("contains",)
 # The types that read a mark on a border or corner, as opposed to a shape within one cell.
-MARK_TYPES = ("sum", "contains", "largest", "excludes")
+MARK_TYPES = ("sum", "contains", "largest", "excludes", "greaterthan")
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _MAX_TOTAL = 2 * 64  # no two digits of the largest board add up to more
 
@@ -101,16 +105,26 @@ def cage_entry(cells: list[str], text: str, size: int, described: str) -> dict[s
 
 
 def mark_entries(
-    kind: str, cells: list[str] | None, text: str, size: int, described: str, spec: str
+    kind: str,
+    cells: list[str] | None,
+    text: str,
+    size: int,
+    described: str,
+    spec: str,
+    turn: float | None = 0,
 ) -> list[tuple[str, dict[str, Any]]]:
     """The f-puzzles keys and entries a mark of `kind` amounts to, over the `cells` it
     touches (None when it sits on no inner border or corner); PuzzleError naming the mark
     (`described`) and the option (`spec`) when it cannot mean that. `markcandidates` is no
-    f-puzzles key: the digits each cell may hold, read as given candidates."""
+    f-puzzles key: the digits each cell may hold, read as given candidates. `turn`: the mark's
+    rotation in degrees clockwise (None: turned in a way not known), for a `greaterthan` sign."""
     where = f"{described}: --cell {spec}"
-    if cells is None or (kind == "sum" and len(cells) != 2):
-        place = "two cells" if kind == "sum" else "two cells or the corner of four"
+    pair_only = kind in ("sum", "greaterthan")
+    if cells is None or (pair_only and len(cells) != 2):
+        place = "two cells" if pair_only else "two cells or the corner of four"
         raise PuzzleError(f"{where} reads a mark on the border of {place}; this one is not")
+    if kind == "greaterthan":
+        return [("greaterthan", {"cells": sign_pair(cells, text, turn, where)})]
     if kind == "sum":
         total = mark_total(text)
         if total is None or not 3 <= total <= _MAX_TOTAL:
@@ -132,3 +146,32 @@ def mark_entries(
         ("markcandidates", {"cells": cells, "values": list(range(1, top + 1))}),
         ("quadruple", {"cells": cells, "values": [top]}),
     ]
+
+
+_POINTS = {">": (0, 1), "<": (0, -1)}  # the way the sign's point faces, unturned (row, column)
+
+
+def sign_pair(cells: list[str], text: str, turn: float | None, where: str) -> list[str]:
+    """The two cells of an inequality sign, the greater first: the sign points at the smaller
+    one (`3 < 5`), after turning it `turn` degrees clockwise; PuzzleError (naming the mark,
+    `where`) for other text, another turn, or a point along the border."""
+    point = _POINTS.get(text.strip())
+    if point is None:
+        raise PuzzleError(f"{where} needs the sign < or > in the mark, not {text[:20]!r}")
+    if turn is None or turn % 90:
+        raise PuzzleError(
+            f"{where} reads signs turned by a multiple of 90 degrees; this one is not"
+        )
+    for _ in range(int(turn % 360) // 90):
+        point = (point[1], -point[0])  # a quarter turn clockwise (rows grow downwards)
+    (r1, c1), (r2, c2) = (_row_col(name) for name in cells)
+    if (r2 - r1, c2 - c1) == point:
+        return [cells[0], cells[1]]
+    if (r1 - r2, c1 - c2) == point:
+        return [cells[1], cells[0]]
+    raise PuzzleError(f"{where}: the sign points along the border, at neither cell")
+
+
+def _row_col(name: str) -> tuple[int, int]:
+    row, col = name.upper().removeprefix("R").split("C")
+    return int(row), int(col)

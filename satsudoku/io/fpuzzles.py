@@ -727,6 +727,12 @@ def _mark_candidates(value: Any, size: int) -> list[dict[str, Any]]:
     return [{"type": "givencandidates", "candidates": candidates}] if candidates else []
 
 
+def _greater_than(value: Any, size: int) -> list[dict[str, Any]]:
+    """`[{cells: [greater, smaller]}, …]` (inequality signs) → one greaterthan rule."""
+    pairs = [_cells(entry) for entry in value]
+    return [{"type": "greaterthan", "pairs": pairs}] if pairs else []
+
+
 def _clone(value: Any, size: int) -> list[dict[str, Any]]:
     pairs = [[_cells(entry), _cells(entry, "cloneCells")] for entry in value]
     return [{"type": "clone", "pairs": pairs}] if pairs else []
@@ -836,6 +842,8 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     # where `--line COLOUR=parityline` puts its lines (no f-puzzles tool draws them).
     "parityline": _line_rule("parityline"),
     "sameparityline": _line_rule("sameparityline"),
+    # Not an f-puzzles key: where `--cell COLOUR=greaterthan` puts the signs it reads.
+    "greaterthan": _greater_than,
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose
     # rules texts say: diamonds differ by at least 4, line digits strictly outside their range.
     "lockout": _line_rule("lockout"),

@@ -200,6 +200,7 @@ def _shape_picture(key: str, entry: Mapping[str, Any]) -> Picture:
         "rounded": _SHAPES[key],
         "text": entry.get("value", ""),
         "cellNames": [f"R{int(r + 0.5)}C{int(c + 0.5)}" for r, c in centres],
+        "fpuzzlesAngle": entry.get("angle", 0),  # degrees clockwise, as f-puzzles draws it
     }
 
 

@@ -290,6 +290,18 @@ def _cell(value: Any, size: int) -> tuple[int, int] | None:
     return (r, c) if 0 <= r < size and 0 <= c < size else None
 
 
+def _turn(picture: Picture) -> float | None:
+    """A mark's rotation in degrees clockwise: f-puzzles' `angle` (put by the f-puzzles reader
+    as `fpuzzlesAngle`); 0 for a picture with no rotation key; None for a SudokuPad picture
+    turned by a key whose sense is not known here (`angle`, `rotation`)."""
+    stated = picture.get("fpuzzlesAngle")
+    if stated is not None:
+        return float(stated) if isinstance(stated, int | float) else None
+    if any(picture.get(key) not in (None, 0) for key in ("angle", "rotation")):
+        return None
+    return 0
+
+
 def cell_at(value: Any, size: int, *, outside: bool = False) -> str | None:
     """The cell a point lies in, or None; `outside` admits the ring of clue cells."""
     point = _point(value)
@@ -518,8 +530,9 @@ class _Reader:
 
     def marked(self, types: Sequence[CellType]) -> Entries:
         """Cells holding a circle or square in a style the user typed (--cell): one cell's
-        picture at most, centred on it; for a mark type (sum, contains, largest, excludes) a
-        shape with text centred on a border of two cells or a corner of four (border_marks)."""
+        picture at most, centred on it; for a mark type (sum, contains, largest, excludes,
+        greaterthan) a shape with text centred on a border of two cells or a corner of four
+        (border_marks)."""
         out: Entries = {}
         for key in ("underlays", "overlays") if types else ():
             for index in list(self.left[key]):
@@ -540,6 +553,7 @@ class _Reader:
                         self.size,
                         "SudokuPad: " + _describe(key, picture, self.size),
                         kind.spec,
+                        _turn(picture),
                     ):
                         out.setdefault(key_read, []).append(entry)
                     del self.left[key][index]
