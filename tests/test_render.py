@@ -63,6 +63,7 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
     "numberedroom": {"type": "numberedroom", "right": [None, None, 7] + [None] * 6},
     "parityline": {"type": "parityline", "lines": [["r5c1", "r5c2"]]},
     "sameparityline": {"type": "sameparityline", "lines": [["r5c1", "r6c2", "r7c2"]]},
+    "distinctline": {"type": "distinctline", "lines": [["r1c1", "r2c2", "r3c3"]], "count": 2},
     "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
     "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"], ["r3c3", "r2c3"]]},
     "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2", "r5c5"]},

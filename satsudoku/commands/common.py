@@ -88,10 +88,11 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         type=line_argument,
-        metavar="COLOUR[:WIDTH]=TYPE",
+        metavar="COLOUR[:WIDTH]=TYPE[:K]",
         help="SudokuPad, f-puzzles: lines of this colour (hex, e.g. f067f0; and this thickness "
         "or width) are TYPE "
-        "(renban, whispers, thermometer, regionsumline, ...), as the rules text says",
+        "(renban, whispers, thermometer, regionsumline, ..., distinctline:K), as the rules text "
+        "says",
     )
     parser.add_argument(
         "--cell",

@@ -31,6 +31,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "numberedroom": "f-puzzles has no numbered room clue",
     "parityline": "f-puzzles has no parity line",
     "sameparityline": "f-puzzles has no same-parity line",
+    "distinctline": "f-puzzles has no line counting its distinct digits",
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",

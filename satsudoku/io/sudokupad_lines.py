@@ -39,6 +39,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "modularline": ("modularline", "", "windows"),
     "parityline": ("parityline", "", "pairs"),
     "sameparityline": ("sameparityline", "", "set"),
+    "distinctline": ("distinctline", "", "set"),
     "nabner": ("nabner", "", "set"),
     "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),
@@ -69,8 +70,10 @@ READ_APART = {
 # The least difference of adjacent digits, where the type fixes it (German whispers take
 # f-puzzles' default for the size: 5 on 9x9, 3 on 6x6).
 WHISPER_DIFFERENCE = {"dutchwhispers": 4}
+# Types that take a number after the type (`=distinctline:3`: "only three distinct digits").
+COUNTED_TYPES = ("distinctline",)
 
-_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)$")
+_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)(?::([0-9]{1,3}))?$")
 
 
 @dataclass(frozen=True)
@@ -81,11 +84,13 @@ class LineType:
     colour: str  # RRGGBB or RRGGBBAA, upper case
     thickness: float | None
     kind: str
+    count: int | None = None  # the number a COUNTED_TYPES type takes
 
     @property
     def spec(self) -> str:
         width = "" if self.thickness is None else f":{self.thickness:g}"
-        return f"{self.colour}{width}={self.kind}"
+        count = "" if self.count is None else f":{self.count}"
+        return f"{self.colour}{width}={self.kind}{count}"
 
     def matches(self, line: Any) -> bool:
         """A SudokuPad line picture drawn in this style."""
@@ -107,11 +112,17 @@ def parse_line_type(text: str) -> LineType:
             f"{text!r:.60} is not COLOUR[:THICKNESS]=TYPE "
             "(e.g. f067f0=renban, cccccc:19=thermometer)"
         )
-    digits, width, kind = match.groups()
+    digits, width, kind, count = match.groups()
     colour = _spec_colour(digits)
     if kind not in LINE_TYPES:
         raise ValueError(f"line type {kind!r} is not one of {', '.join(LINE_TYPES)}")
-    return LineType(colour, float(width) if width else None, kind)
+    if (kind in COUNTED_TYPES) != (count is not None):
+        raise ValueError(
+            f"line type {kind!r} takes a number (={kind}:3)"
+            if kind in COUNTED_TYPES
+            else f"line type {kind!r} takes no number"
+        )
+    return LineType(colour, float(width) if width else None, kind, int(count) if count else None)
 
 
 def _spec_colour(digits: str) -> str:

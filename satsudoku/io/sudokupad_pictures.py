@@ -470,6 +470,8 @@ class _Reader:
             entry: dict[str, Any] = {"lines": [[_name(r, c) for r, c in part] for part in lines]}
             if key == "arrow":
                 entry["cells"] = [_name(*cells[0])]
+            if kind.count is not None:
+                entry["value"] = str(kind.count)
             if kind.kind in WHISPER_DIFFERENCE:
                 entry["value"] = str(WHISPER_DIFFERENCE[kind.kind])
             out.setdefault(key, []).append(entry)

@@ -63,6 +63,7 @@ LINE_STYLES: dict[str, tuple[str, float]] = {
     "modularline": ("#33BBBB", 0.2),
     "parityline": ("#F08080", 0.2),
     "sameparityline": ("#B0B0B0", 0.2),
+    "distinctline": ("#00A3CC", 0.12),
     "regionsumline": ("#2ECBFF", 0.2),
     "nabner": ("#C9C883", 0.25),
     "lockout": ("#FFA040", 0.12),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
-from satsudoku.constraints import MAX_TABLE, Constraint, Pair, Relation, table_of
+from satsudoku.constraints import MAX_TABLE, Automaton, Constraint, Pair, Relation, table_of
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
@@ -163,6 +163,47 @@ def _same_parity_parts(line: tuple[Cell, ...], shape: Shape) -> tuple[Constraint
     return tuple(
         table_of((line[0], cell), lambda a, b: a % 2 == b % 2, shape.size) for cell in line[1:]
     )
+
+
+@register_rule("distinctline")
+@dataclass(frozen=True)
+class DistinctLine(LineRule):
+    """Exactly `count` different digits appear on each line (digits may repeat along it where
+    the houses let them).
+
+    Meaning: Nickleaton/sudoku's f-puzzles "Repeat After Me" ("each marked diagonal only
+    contains three distinct digits") and "Antidiagonal" (the same). Posted as an automaton over
+    the line whose state is the set of digits seen (at most `count` of them), accepting
+    exactly `count`.
+    """
+
+    type: ClassVar[str] = "distinctline"
+    count: int = spec(Integer(1, N))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            yield Condition(
+                line,
+                _label(f"{self.count} distinct", line),
+                partial(_has_distinct, self.count),
+                partial(_distinct_parts, line, self.count),
+            )
+
+
+def _has_distinct(count: int, line: Digits) -> bool:
+    return len(set(line)) == count
+
+
+def _distinct_parts(line: tuple[Cell, ...], count: int, shape: Shape) -> tuple[Constraint, ...]:
+    def step(state: tuple[int, ...], digit: Digit) -> tuple[int, ...] | None:
+        seen = state[0] | 1 << digit
+        return (seen,) if seen.bit_count() <= count else None
+
+    def done(state: tuple[int, ...]) -> bool:
+        return state[0].bit_count() == count
+
+    label = _label(f"{count} distinct", line)
+    return (Automaton(line, shape.size, (0,), step, done, label),)
 
 
 @register_rule("nabner")
