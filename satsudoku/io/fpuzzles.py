@@ -853,6 +853,7 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "parityline": _line_rule("parityline"),
     "sameparityline": _line_rule("sameparityline"),
     "distinctline": _distinct_line,
+    "arithmeticline": _line_rule("arithmeticline"),
     # Not an f-puzzles key: where `--cell COLOUR=greaterthan` puts the signs it reads.
     "greaterthan": _greater_than,
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose

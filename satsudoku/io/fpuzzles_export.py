@@ -32,6 +32,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "parityline": "f-puzzles has no parity line",
     "sameparityline": "f-puzzles has no same-parity line",
     "distinctline": "f-puzzles has no line counting its distinct digits",
+    "arithmeticline": "f-puzzles has no arithmetic sequence line",
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",

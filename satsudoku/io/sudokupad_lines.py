@@ -40,6 +40,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "parityline": ("parityline", "", "pairs"),
     "sameparityline": ("sameparityline", "", "set"),
     "distinctline": ("distinctline", "", "set"),
+    "arithmeticline": ("arithmeticline", "", ""),
     "nabner": ("nabner", "", "set"),
     "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),

@@ -64,6 +64,7 @@ LINE_STYLES: dict[str, tuple[str, float]] = {
     "parityline": ("#F08080", 0.2),
     "sameparityline": ("#B0B0B0", 0.2),
     "distinctline": ("#00A3CC", 0.12),
+    "arithmeticline": ("#A0A0A0", 0.15),
     "regionsumline": ("#2ECBFF", 0.2),
     "nabner": ("#C9C883", 0.25),
     "lockout": ("#FFA040", 0.12),

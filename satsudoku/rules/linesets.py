@@ -206,6 +206,49 @@ def _distinct_parts(line: tuple[Cell, ...], count: int, shape: Shape) -> tuple[C
     return (Automaton(line, shape.size, (0,), step, done, label),)
 
 
+@register_rule("arithmeticline")
+@dataclass(frozen=True)
+class ArithmeticLine(LineRule):
+    """The digits along a line form an arithmetic sequence: every step along it changes the
+    digit by the same amount (up, down or, where the houses allow, nothing).
+
+    Meaning: Nickleaton/sudoku's f-puzzles "Sequence Sudoku" ("each grey line must consist of an
+    arithmetic sequence ... like 1-2-3-4 or 3-5-7-9; the sequence can begin at either end") and,
+    on three-cell lines, "Average Sudoku" ("the digit in the central cell must be the average
+    of the two digits on the ends": 2b = a + c). Posted as an automaton whose state is the last
+    digit and the step so far.
+    """
+
+    type: ClassVar[str] = "arithmeticline"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            label = _label("arithmetic", line)
+            yield Condition(line, label, is_arithmetic, partial(_arithmetic_parts, line, label))
+
+
+def is_arithmetic(line: Digits) -> bool:
+    """Every difference of neighbours along the line is the first one."""
+    return all(b - a == line[1] - line[0] for a, b in zip(line, line[1:], strict=False))
+
+
+_NO_STEP = 0  # the state's step before the second digit; steps are stored as n + step ≥ 1
+
+
+def _arithmetic_parts(line: tuple[Cell, ...], label: str, shape: Shape) -> tuple[Constraint, ...]:
+    n = shape.size
+
+    def step(state: tuple[int, ...], digit: Digit) -> tuple[int, ...] | None:
+        last, stored = state
+        if last == 0:
+            return (digit, _NO_STEP)
+        if stored == _NO_STEP:
+            return (digit, n + digit - last)
+        return (digit, stored) if digit - last == stored - n else None
+
+    return (Automaton(line, n, (0, _NO_STEP), step, lambda state: True, label),)
+
+
 @register_rule("nabner")
 @dataclass(frozen=True)
 class Nabner(LineRule):
