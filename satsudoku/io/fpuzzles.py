@@ -727,14 +727,18 @@ def _mark_candidates(value: Any, size: int) -> list[dict[str, Any]]:
     return [{"type": "givencandidates", "candidates": candidates}] if candidates else []
 
 
-def _distinct_line(value: Any, size: int) -> list[dict[str, Any]]:
-    """`[{lines: [...], value: "3"}, …]` (`--line COLOUR=distinctline:3`) → one distinctline
-    rule per count."""
-    by_count: dict[int, list[list[str]]] = {}
-    for entry in value:
-        lines = by_count.setdefault(clue_number(str(entry["value"])), [])
-        lines.extend([str(c).lower() for c in line] for line in entry["lines"])
-    return [{"type": "distinctline", "lines": lines, "count": k} for k, lines in by_count.items()]
+def _counted_line(kind: str, field: str) -> Callable[[Any, int], list[dict[str, Any]]]:
+    """`[{lines: [...], value: "3"}, …]` (`--line COLOUR=distinctline:3`) → one rule of `kind`
+    per number, the number as its `field`."""
+
+    def translate(value: Any, size: int) -> list[dict[str, Any]]:
+        by_number: dict[int, list[list[str]]] = {}
+        for entry in value:
+            lines = by_number.setdefault(clue_number(str(entry["value"])), [])
+            lines.extend([str(c).lower() for c in line] for line in entry["lines"])
+        return [{"type": kind, "lines": lines, field: k} for k, lines in by_number.items()]
+
+    return translate
 
 
 def _greater_than(value: Any, size: int) -> list[dict[str, Any]]:
@@ -852,8 +856,9 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     # where `--line COLOUR=parityline` puts its lines (no f-puzzles tool draws them).
     "parityline": _line_rule("parityline"),
     "sameparityline": _line_rule("sameparityline"),
-    "distinctline": _distinct_line,
+    "distinctline": _counted_line("distinctline", "count"),
     "arithmeticline": _line_rule("arithmeticline"),
+    "segmentsumline": _counted_line("segmentsumline", "total"),
     # Not an f-puzzles key: where `--cell COLOUR=greaterthan` puts the signs it reads.
     "greaterthan": _greater_than,
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose

@@ -33,6 +33,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "sameparityline": "f-puzzles has no same-parity line",
     "distinctline": "f-puzzles has no line counting its distinct digits",
     "arithmeticline": "f-puzzles has no arithmetic sequence line",
+    "segmentsumline": "f-puzzles has no line of runs with one sum",
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",

@@ -41,6 +41,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "sameparityline": ("sameparityline", "", "set"),
     "distinctline": ("distinctline", "", "set"),
     "arithmeticline": ("arithmeticline", "", ""),
+    "segmentsumline": ("segmentsumline", "", ""),
     "nabner": ("nabner", "", "set"),
     "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),
@@ -71,8 +72,9 @@ READ_APART = {
 # The least difference of adjacent digits, where the type fixes it (German whispers take
 # f-puzzles' default for the size: 5 on 9x9, 3 on 6x6).
 WHISPER_DIFFERENCE = {"dutchwhispers": 4}
-# Types that take a number after the type (`=distinctline:3`: "only three distinct digits").
-COUNTED_TYPES = ("distinctline",)
+# Types that take a number after the type (`=distinctline:3`: "only three distinct digits";
+# `=segmentsumline:10`: "divided into groups that each sum to 10").
+COUNTED_TYPES = ("distinctline", "segmentsumline")
 
 _SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)(?::([0-9]{1,3}))?$")
 

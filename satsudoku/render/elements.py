@@ -65,6 +65,7 @@ LINE_STYLES: dict[str, tuple[str, float]] = {
     "sameparityline": ("#B0B0B0", 0.2),
     "distinctline": ("#00A3CC", 0.12),
     "arithmeticline": ("#A0A0A0", 0.15),
+    "segmentsumline": ("#E0E0E0", 0.2),
     "regionsumline": ("#2ECBFF", 0.2),
     "nabner": ("#C9C883", 0.25),
     "lockout": ("#FFA040", 0.12),

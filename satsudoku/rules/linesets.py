@@ -249,6 +249,50 @@ def _arithmetic_parts(line: tuple[Cell, ...], label: str, shape: Shape) -> tuple
     return (Automaton(line, n, (0, _NO_STEP), step, lambda state: True, label),)
 
 
+@register_rule("segmentsumline")
+@dataclass(frozen=True)
+class SegmentSumLine(LineRule):
+    """Each line divides into consecutive runs of cells, every run summing to `total`.
+
+    Meaning: Nickleaton/sudoku's f-puzzles "10 Lines" ("the cells along each line can be
+    divided into connected groups so that every group sums to exactly 10 ... every cell must
+    be part of a group"). Digits are positive, so the cut is found reading from either end;
+    posted as an automaton whose state is the sum of the run so far.
+    """
+
+    type: ClassVar[str] = "segmentsumline"
+    total: int = spec(Integer(1, None))
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            label = _label(f"runs of {self.total}", line)
+            yield Condition(
+                line,
+                label,
+                partial(splits_into, self.total),
+                partial(_segment_parts, line, self.total, label),
+            )
+
+
+def splits_into(total: int, line: Digits) -> bool:
+    """Whether some first run sums to `total` and the rest splits so too (or is empty)."""
+    if not line:
+        return True
+    return any(
+        sum(line[:k]) == total and splits_into(total, line[k:]) for k in range(1, len(line) + 1)
+    )
+
+
+def _segment_parts(
+    line: tuple[Cell, ...], total: int, label: str, shape: Shape
+) -> tuple[Constraint, ...]:
+    def step(state: tuple[int, ...], digit: Digit) -> tuple[int, ...] | None:
+        run = state[0] + digit
+        return None if run > total else ((0,) if run == total else (run,))
+
+    return (Automaton(line, shape.size, (0,), step, lambda state: state == (0,), label),)
+
+
 @register_rule("nabner")
 @dataclass(frozen=True)
 class Nabner(LineRule):
