@@ -1,85 +1,27 @@
-"""Hostile and broken inputs through a real `python -m satsudoku` process, memory and time
+"""Hostile and broken inputs through `python -m satsudoku` in its own process, memory and time
 capped: exit 1 with one located line and no traceback, and peak memory well under the bound
-docs/limits.md states (300 MB for any input). Big inputs are generated here, never committed."""
+docs/limits.md states (300 MB for any input). Big inputs are generated here, never committed.
+
+The process is forked from this one (tests/forked.py: the interpreter's start-up is not paid
+again for every input); a named pipe and a terminal on stdin are read by a real interpreter."""
 
 from __future__ import annotations
 
 import json
 import os
 import pty
-import resource
 import subprocess
 import sys
-import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.forked import Run, satsudoku
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-ADDRESS_SPACE = 1536 * 1024 * 1024  # RLIMIT_AS: a runaway allocation fails fast, never swaps
 PEAK_MB = 300  # the bound docs/limits.md states
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-    peak_mb: float
-    seconds: float
-
-
-def _cap_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
-
-# The child reports its own peak (VmHWM of its memory after exec): ru_maxrss from wait4 would
-# start at the RSS of this test process, which it forked from.
-_REPORTING_PEAK = """
-import atexit, os, runpy, sys
-def report():
-    with open("/proc/self/status") as status:
-        peak = next(line for line in status if line.startswith("VmHWM:")).split()[1]
-    with open(os.environ["SATSUDOKU_TEST_PEAK"], "w") as out:
-        out.write(peak)
-atexit.register(report)
-sys.argv = ["satsudoku", *sys.argv[1:]]
-runpy.run_module("satsudoku", run_name="__main__", alter_sys=True)
-"""
-
-
-def satsudoku(*args: str, stdin: Path | int | None = None, timeout: float = 20.0) -> Run:
-    """Run `python -m satsudoku ARGS` in a memory-capped child; time it and take its peak."""
-    with tempfile.TemporaryDirectory() as folder:
-        peak_file = Path(folder) / "peak"
-        handle = open(stdin, "rb") if isinstance(stdin, Path) else None  # noqa: SIM115
-        start = time.perf_counter()
-        try:
-            done = subprocess.run(
-                [sys.executable, "-c", _REPORTING_PEAK, *args],
-                stdin=handle if handle else (stdin if stdin is not None else subprocess.DEVNULL),
-                capture_output=True,
-                cwd=REPO,
-                env={**os.environ, "SATSUDOKU_TEST_PEAK": str(peak_file)},
-                preexec_fn=_cap_memory,
-                timeout=timeout,
-                check=False,
-            )
-        finally:
-            if handle:
-                handle.close()
-        return Run(
-            done.returncode,
-            done.stdout.decode("utf-8", "replace"),
-            done.stderr.decode("utf-8", "replace"),
-            int(peak_file.read_text()) / 1024,  # kB
-            time.perf_counter() - start,
-        )
 
 
 def refused(run: Run, message: str) -> None:
