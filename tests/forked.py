@@ -84,9 +84,13 @@ def _status(field: str) -> int:
         return int(next(line for line in status if line.startswith(field + ":")).split()[1])
 
 
-def _child(args: tuple[str, ...], stdin: int, out: int, err: int, report: int) -> None:
+def _child(
+    args: tuple[str, ...], streams: tuple[int, int, int], report: int, limits: tuple[int, int]
+) -> None:
     """The forked side: never returns (os._exit), whatever the command does."""
     code = 1
+    stdin, out, err = streams
+    address_space, file_size = limits
     try:
         os.dup2(stdin, 0)
         os.dup2(out, 1)
@@ -112,8 +116,10 @@ def _child(args: tuple[str, ...], stdin: int, out: int, err: int, report: int) -
         with open("/proc/self/clear_refs", "w") as clear:
             clear.write("5")  # the peak restarts from the resident size now
         start = _status("VmRSS")
-        limit = _status("VmSize") * 1024 + ADDRESS_SPACE
+        limit = _status("VmSize") * 1024 + address_space
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if file_size >= 0:  # writes past it fail with EFBIG (Python ignores SIGXFSZ)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         sys.argv = ["satsudoku", *args]
         try:
             runpy.run_module("satsudoku", run_name="__main__", alter_sys=True)
@@ -135,8 +141,19 @@ def _child(args: tuple[str, ...], stdin: int, out: int, err: int, report: int) -
         os._exit(code)
 
 
-def satsudoku(*args: str, stdin: Path | int | None = None, timeout: float = 20.0) -> Run:
-    """Run `python -m satsudoku ARGS` in a memory-capped fork; time it and take its peak."""
+def satsudoku(
+    *args: str,
+    stdin: Path | int | None = None,
+    stdout: int | None = None,
+    timeout: float = 20.0,
+    address_space: int = ADDRESS_SPACE,
+    file_size: int = -1,
+) -> Run:
+    """Run `python -m satsudoku ARGS` in a memory-capped fork; time it and take its peak.
+
+    `stdin` and `stdout` are a file or descriptor to read from and one to write to (default:
+    nothing to read, output captured); `address_space` caps the memory the command may add,
+    `file_size` (bytes, when given) any file it writes."""
     start_peak = start_mb()
     _imported()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -152,7 +169,8 @@ def satsudoku(*args: str, stdin: Path | int | None = None, timeout: float = 20.0
             pid = os.fork()
             if pid == 0:
                 os.close(readable)
-                _child(args, source, out.fileno(), err.fileno(), report)
+                target = out.fileno() if stdout is None else stdout
+                _child(args, (source, target, err.fileno()), report, (address_space, file_size))
         finally:
             os.close(source)
             os.close(report)

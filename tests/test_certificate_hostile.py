@@ -14,7 +14,6 @@ import re
 import resource
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,31 +24,24 @@ from satsudoku.io import ReadOptions, puzzle_document
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.proof.certificate import make_certificate, verify_certificate
 from satsudoku.puzzle import Puzzle
-from tests.conftest import BUNDLED, REPO, puzzle_from_line, sample_lines
+from tests import forked
+from tests.conftest import BUNDLED, puzzle_from_line, sample_lines
 
-MEMORY = 1 << 30  # RLIMIT_AS of the checking subprocess; the old checker wanted tens of GB here
+# RLIMIT_AS of the checking process, above its start; the old checker wanted tens of GB here
+MEMORY = 1 << 30
 LINE = sample_lines(BUNDLED / "top1465.txt", 1)[0]
 SIDES = ("left", "right", "top", "bottom")
 
 
-def _limited(limit: int, which: int) -> Callable[[], None]:
-    def apply() -> None:
-        resource.setrlimit(which, (limit, limit))
-
-    return apply
-
-
 def _satsudoku(args: list[str], limit: int, which: int) -> subprocess.CompletedProcess[str]:
-    """`python -m satsudoku ARGS` under a resource limit and a timeout."""
-    return subprocess.run(
-        [sys.executable, "-m", "satsudoku", *args],
-        preexec_fn=_limited(limit, which),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        check=False,
-    )
+    """`python -m satsudoku ARGS` under a resource limit and a timeout, in a fork of this
+    process (tests/forked.py); an address-space limit counts from the fork's start."""
+    if which == resource.RLIMIT_AS:
+        run = forked.satsudoku(*args, timeout=120, address_space=limit)
+    else:
+        assert which == resource.RLIMIT_FSIZE
+        run = forked.satsudoku(*args, timeout=120, file_size=limit)
+    return subprocess.CompletedProcess(args, run.code, run.out, run.err)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from satsudoku.cli import main
-from tests.conftest import REPO
+from tests import forked
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 EASY_ROWS = [EASY[r * 9 : r * 9 + 9] for r in range(9)]
@@ -137,18 +135,13 @@ def test_bad_symbols_are_a_usage_error(
 
 
 def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:
-    """The same through a real process: stderr is exactly the message, exit status 1."""
+    """The same through `python -m satsudoku` in its own process (a fork of this one, see
+    tests/forked.py): stderr is exactly the message, exit status 1."""
     for name, text, options, expected in CASES[:3] + CASES[9:10] + CASES[14:15]:
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
-        done = subprocess.run(
-            [sys.executable, "-m", "satsudoku", "solve", str(path), *options],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            check=False,
-        )
-        assert done.returncode == 1, done.stderr
-        assert done.stdout == "" and "Traceback" not in done.stderr
-        assert done.stderr.count("\n") == 1
-        assert expected.replace("FILE", str(path)) in done.stderr
+        done = forked.satsudoku("solve", str(path), *options)
+        assert done.code == 1, done.err
+        assert done.out == "" and "Traceback" not in done.err
+        assert done.err.count("\n") == 1
+        assert expected.replace("FILE", str(path)) in done.err

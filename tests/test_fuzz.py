@@ -8,8 +8,6 @@ go through a real `python -m satsudoku solve` process: exit 0 or 1, never a trac
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +29,7 @@ from satsudoku.io import (
 )
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import Alphabet
+from tests import forked
 from tests.conftest import REPO
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -154,15 +153,7 @@ def test_written_puzzles_read_back_the_same(
 def test_the_command_never_shows_a_traceback(scratch: Path, data: bytes) -> None:
     path = scratch / "cli-input.txt"
     path.write_bytes(data)
-    done = subprocess.run(
-        [sys.executable, "-m", "satsudoku", "solve", str(path), "--timeout", "2"],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        cwd=REPO,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    assert "Traceback" not in done.stderr
-    assert all(line.startswith("satsudoku: ") for line in done.stderr.splitlines())
+    done = forked.satsudoku("solve", str(path), "--timeout", "2", timeout=60)
+    assert done.code in (0, 1), done.err
+    assert "Traceback" not in done.err
+    assert all(line.startswith("satsudoku: ") for line in done.err.splitlines())
