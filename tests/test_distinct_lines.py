@@ -17,12 +17,14 @@ from satsudoku.io.sudokupad import fpuzzles_data
 from satsudoku.io.sudokupad_lines import parse_line_type
 from satsudoku.puzzle import Puzzle
 from tests.mirrors import nickleaton
-from tests.test_rules import Rows, all_4x4, all_6x6_first_row, count_6x6, v
+from tests.test_rules import Rows, all_4x4, count_6x6, v
 
 TEAL, GOLD = "#00A3CC", "#FFE060"
 DIAGONAL_4 = ["R1C1", "R2C2", "R3C3", "R4C4"]  # two distinct digits
 WALK_6 = ["R2C1", "R3C2", "R4C2", "R5C3", "R6C4", "R6C5"]  # three distinct digits
 ANTI_6 = ["R2C6", "R3C5", "R4C5"]  # two
+DIAGONAL_6 = ["R3C3", "R4C4", "R5C5", "R6C6"]  # two
+GIVEN_6 = {(3, 5): 5, (4, 1): 1}  # r4c6, r5c2: a few hundred grids left to count
 
 
 def data(size: int, lines: list[tuple[str, list[str]]]) -> str:
@@ -30,6 +32,8 @@ def data(size: int, lines: list[tuple[str, list[str]]]) -> str:
     grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
     if size == 6:
         grid[0] = [{"value": d, "given": True} for d in range(1, 7)]
+        for (r, c), d in GIVEN_6.items():
+            grid[r][c] = {"value": d, "given": True}
     return json.dumps({"size": size, "grid": grid, "line": drawn})
 
 
@@ -38,8 +42,10 @@ def read(text: str, *specs: str) -> Puzzle:
     return puzzle
 
 
-def distinct(*lines: tuple[list[str], int]) -> Callable[[Rows], bool]:
+def distinct(*lines: tuple[list[str], int], given: bool = False) -> Callable[[Rows], bool]:
     def holds(g: Rows) -> bool:
+        if given and any(g[r][c] != d for (r, c), d in GIVEN_6.items()):
+            return False
         return all(len({v(g, c.lower()) for c in cells}) == k for cells, k in lines)
 
     return holds
@@ -52,10 +58,11 @@ def test_distinct_lines_count_what_the_rules_text_means(backend: str) -> None:
     assert 0 < expected < 288
     result = get_backend(backend).solve(puzzle, limit=400)
     assert result.exhausted and result.count == expected
-    text = data(6, [(TEAL, WALK_6), (GOLD, ANTI_6)])
+    text = data(6, [(TEAL, WALK_6), (GOLD, ANTI_6), (GOLD, DIAGONAL_6)])
     puzzle = read(text, "00a3cc=distinctline:3", "ffe060=distinctline:2")
-    expected = count_6x6(distinct((WALK_6, 3), (ANTI_6, 2)), key="distinct-lines-6")
-    assert 0 < expected < len(all_6x6_first_row())
+    lines = ((WALK_6, 3), (ANTI_6, 2), (DIAGONAL_6, 2))
+    expected = count_6x6(distinct(*lines, given=True), key="distinct-lines-6")
+    assert expected == 103  # of 1,470 without the two givens
     result = get_backend(backend).solve(puzzle, limit=20_000)
     assert result.exhausted and result.count == expected
 
