@@ -308,6 +308,7 @@ def test_unexpressible_rule_is_refused_by_name(kind: str) -> None:
         "distinctline": {"type": "distinctline", "lines": [["r5c1", "r5c2"]], "count": 2},
         "arithmeticline": {"type": "arithmeticline", "lines": [["r5c1", "r5c2"]]},
         "segmentsumline": {"type": "segmentsumline", "lines": [["r5c1", "r5c2"]], "total": 10},
+        "monotoneline": {"type": "monotoneline", "lines": [["r5c1", "r5c2"]]},
         "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
         "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"]]},
         "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2"]},

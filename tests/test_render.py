@@ -66,6 +66,7 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
     "distinctline": {"type": "distinctline", "lines": [["r1c1", "r2c2", "r3c3"]], "count": 2},
     "arithmeticline": {"type": "arithmeticline", "lines": [["r1c5", "r2c5", "r3c5"]]},
     "segmentsumline": {"type": "segmentsumline", "lines": [["r7c1", "r7c2", "r8c2"]], "total": 10},
+    "monotoneline": {"type": "monotoneline", "lines": [["r9c1", "r9c2", "r9c3"]]},
     "lockout": {"type": "lockout", "lines": [["r1c1", "r1c2", "r1c3"]]},
     "greaterthan": {"type": "greaterthan", "pairs": [["r1c1", "r1c2"], ["r3c3", "r2c3"]]},
     "countingcircles": {"type": "countingcircles", "cells": ["r1c1", "r2c2", "r5c5"]},

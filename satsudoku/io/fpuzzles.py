@@ -859,6 +859,7 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "distinctline": _counted_line("distinctline", "count"),
     "arithmeticline": _line_rule("arithmeticline"),
     "segmentsumline": _counted_line("segmentsumline", "total"),
+    "monotoneline": _line_rule("monotoneline"),
     # Not an f-puzzles key: where `--cell COLOUR=greaterthan` puts the signs it reads.
     "greaterthan": _greater_than,
     # Written by an f-puzzles lockout-line tool (files of 2022 in Nickleaton/sudoku), whose

@@ -34,6 +34,7 @@ UNEXPRESSIBLE: dict[str, str] = {
     "distinctline": "f-puzzles has no line counting its distinct digits",
     "arithmeticline": "f-puzzles has no arithmetic sequence line",
     "segmentsumline": "f-puzzles has no line of runs with one sum",
+    "monotoneline": "f-puzzles has no line increasing from either end",
     "lockout": "f-puzzles has no lockout line",
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",

@@ -42,6 +42,7 @@ LINE_TYPES: dict[str, tuple[str, str, str]] = {
     "distinctline": ("distinctline", "", "set"),
     "arithmeticline": ("arithmeticline", "", ""),
     "segmentsumline": ("segmentsumline", "", ""),
+    "monotoneline": ("monotoneline", "", ""),
     "nabner": ("nabner", "", "set"),
     "regionsumline": ("regionsumline", "", "segments"),
     "palindrome": ("palindrome", "", ""),

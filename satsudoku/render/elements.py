@@ -66,6 +66,7 @@ LINE_STYLES: dict[str, tuple[str, float]] = {
     "distinctline": ("#00A3CC", 0.12),
     "arithmeticline": ("#A0A0A0", 0.15),
     "segmentsumline": ("#E0E0E0", 0.2),
+    "monotoneline": ("#00FF2F", 0.12),
     "regionsumline": ("#2ECBFF", 0.2),
     "nabner": ("#C9C883", 0.25),
     "lockout": ("#FFA040", 0.12),

@@ -293,6 +293,51 @@ def _segment_parts(
     return (Automaton(line, shape.size, (0,), step, lambda state: state == (0,), label),)
 
 
+_UP, _DOWN = 1, 2  # a step's direction in the states below (0: none yet)
+
+
+def _direction(last: Digit, digit: Digit) -> int | None:
+    return _UP if digit > last else _DOWN if digit < last else None
+
+
+@register_rule("monotoneline")
+@dataclass(frozen=True)
+class MonotoneLine(LineRule):
+    """The digits along a line strictly increase from one end to the other (which end is for
+    the solver to find, line by line).
+
+    Meaning: Nickleaton/sudoku's f-puzzles "Creasing Sudoku" ("along each line, digits either
+    strictly increase or strictly decrease; whether ... is to be determined by the solver").
+    Posted as an automaton over (last digit, direction).
+    """
+
+    type: ClassVar[str] = "monotoneline"
+
+    def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        for line in self.lines:
+            label = _label("monotone", line)
+            yield Condition(line, label, is_monotone, partial(_monotone_parts, line, label))
+
+
+def is_monotone(line: Digits) -> bool:
+    return list(line) in (sorted(set(line)), sorted(set(line), reverse=True))
+
+
+def _monotone_parts(line: tuple[Cell, ...], label: str, shape: Shape) -> tuple[Constraint, ...]:
+    """An automaton over (last digit, direction of the steps so far): every step keeps it."""
+
+    def step(state: tuple[int, ...], digit: Digit) -> tuple[int, ...] | None:
+        last, going = state
+        if last == 0:
+            return (digit, 0)
+        now = _direction(last, digit)
+        if now is None or (going and now != going):
+            return None
+        return (digit, now)
+
+    return (Automaton(line, shape.size, (0, 0), step, lambda state: True, label),)
+
+
 @register_rule("nabner")
 @dataclass(frozen=True)
 class Nabner(LineRule):
