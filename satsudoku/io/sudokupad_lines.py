@@ -77,7 +77,9 @@ WHISPER_DIFFERENCE = {"dutchwhispers": 4}
 # `=segmentsumline:10`: "divided into groups that each sum to 10").
 COUNTED_TYPES = ("distinctline", "segmentsumline")
 
-_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)(?::([0-9]{1,3}))?$")
+# K up to 6 digits: a segment total on a 64x64 board reaches the thousands (a row sums to 2,080);
+# bounded so int() stays cheap and a larger number is refused by this pattern.
+_SPEC = re.compile(r"^#?([0-9A-Fa-f]{3,8})(?::([0-9]+(?:\.[0-9]+)?))?=([a-z]+)(?::([0-9]{1,6}))?$")
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,8 @@ def parse_line_type(text: str) -> LineType:
     match = _SPEC.match(text.strip())
     if not match:
         raise ValueError(
-            f"{text!r:.60} is not COLOUR[:THICKNESS]=TYPE "
-            "(e.g. f067f0=renban, cccccc:19=thermometer)"
+            f"{text!r:.60} is not COLOUR[:THICKNESS]=TYPE[:K] "
+            "(e.g. f067f0=renban, cccccc:19=thermometer, 00a3cc=distinctline:3; K: 1-6 digits)"
         )
     digits, width, kind, count = match.groups()
     colour = _spec_colour(digits)
