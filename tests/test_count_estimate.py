@@ -52,12 +52,24 @@ def test_symmetric_counts_are_exact(puzzle: Puzzle, expected: int, digits: int) 
     assert len(counted.witnesses) == 2 and counted.witnesses[0] != counted.witnesses[1]
 
 
-def test_empty_6x6_visits_one_grid_per_relabelling() -> None:
-    """39,168 leaves, the grids whose first row reads 123456 (one per class of 6! grids), and
-    about as many branch nodes above them; the exact count is 28,200,960."""
-    counted = count_solutions(empty(2, 3))
-    assert counted.complete and counted.count == GRIDS_6X6 and counted.symmetric_digits == 6
-    assert counted.nodes < 80_000  # every grid would be 28 M leaves
+# The 4x4 by default; the 6x6 (~1.5 s of CPU) under -m slow.
+@pytest.mark.parametrize(
+    ("rows", "cols", "grids", "most_nodes"),
+    [
+        (2, 2, 288, 40),  # 12 leaves and 14 branch nodes (26 in all); every grid: 288 leaves
+        pytest.param(2, 3, GRIDS_6X6, 80_000, marks=pytest.mark.slow),  # every grid: 28 M leaves
+    ],
+    ids=["4x4", "6x6"],
+)
+def test_empty_grid_visits_one_grid_per_relabelling(
+    rows: int, cols: int, grids: int, most_nodes: int
+) -> None:
+    """One leaf per grid whose first row reads 12..n (one per class of n! grids), and about as
+    many branch nodes above them: 12 for the 4x4 (288 grids), 39,168 for the 6x6 (28,200,960)."""
+    counted = count_solutions(empty(rows, cols))
+    n = rows * cols
+    assert counted.complete and counted.count == grids and counted.symmetric_digits == n
+    assert counted.nodes < most_nodes
 
 
 def test_miracle_rules_name_digits_so_nothing_is_divided_out() -> None:

@@ -150,10 +150,12 @@ def test_every_core_kind_counts_like_bitmask(mip: MipBackend) -> None:
     assert 0 < (got.count or 0) < 288
 
 
-def test_agrees_with_bitmask_on_bundled_samples() -> None:
+# One puzzle a dataset by default, four under -m slow (~1.8 s of CPU).
+@pytest.mark.parametrize("k", [1, pytest.param(4, marks=pytest.mark.slow)])
+def test_agrees_with_bitmask_on_bundled_samples(k: int) -> None:
     backend = MipBackend()
     for name in ("top1465.txt", "17clue.txt", "forum-hardest-1106.txt", "serg-benchmark.txt"):
-        for line in sample_lines(BUNDLED / name, 4):
+        for line in sample_lines(BUNDLED / name, k):
             puzzle = puzzle_from_line(line)
             expected, got = referee(puzzle), backend.solve(puzzle)
             assert got.status is expected.status, (name, line)
