@@ -55,13 +55,15 @@ SEEDS = [
     "# a comment\n\nGrid 01\n" + "\n".join(EASY_ROWS) + "\n\n" + EASY + " 4.5\n",
     *(path.read_text() for path in MODELS[::3]),  # every third model: rules of many kinds
 ]
+# 40 examples a property by default (~0.8 s of CPU for both); 120 under -m slow (~2.4 s).
 SETTINGS = settings(
-    max_examples=120,
+    max_examples=40,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+MORE = settings(SETTINGS, max_examples=120)
 
 
 @st.composite
@@ -101,6 +103,19 @@ def read_all(path: Path, fmt: str) -> list[Puzzle]:
 def test_any_bytes_read_as_puzzles_or_one_puzzle_error(
     scratch: Path, data: bytes, fmt: str
 ) -> None:
+    _read_as_puzzles_or_one_puzzle_error(scratch, data, fmt)
+
+
+@pytest.mark.slow
+@MORE
+@given(data=mutated(), fmt=st.sampled_from(FORMATS))
+def test_more_bytes_read_as_puzzles_or_one_puzzle_error(
+    scratch: Path, data: bytes, fmt: str
+) -> None:
+    _read_as_puzzles_or_one_puzzle_error(scratch, data, fmt)
+
+
+def _read_as_puzzles_or_one_puzzle_error(scratch: Path, data: bytes, fmt: str) -> None:
     path = scratch / "input.txt"
     path.write_bytes(data)
     try:
@@ -125,11 +140,27 @@ def boards(draw: st.DrawFn) -> tuple[Shape, Grid]:
     return shape, Grid(n, tuple(values))
 
 
+LAYOUTS = st.sampled_from(["line", "grid", "leetcode", "json", "toml"])
+
+
 @SETTINGS
-@given(board=boards(), layout=st.sampled_from(["line", "grid", "leetcode", "json", "toml"]))
+@given(board=boards(), layout=LAYOUTS)
 def test_written_puzzles_read_back_the_same(
     scratch: Path, board: tuple[Shape, Grid], layout: str
 ) -> None:
+    _reads_back_the_same(scratch, board, layout)
+
+
+@pytest.mark.slow
+@MORE
+@given(board=boards(), layout=LAYOUTS)
+def test_more_written_puzzles_read_back_the_same(
+    scratch: Path, board: tuple[Shape, Grid], layout: str
+) -> None:
+    _reads_back_the_same(scratch, board, layout)
+
+
+def _reads_back_the_same(scratch: Path, board: tuple[Shape, Grid], layout: str) -> None:
     shape, grid = board
     alphabet = Alphabet.default(shape.size)
     puzzle = Puzzle(shape, grid, alphabet=alphabet)

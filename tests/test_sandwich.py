@@ -283,12 +283,21 @@ def test_the_sat_encoding_is_small_and_repeatable() -> None:
     assert sum(c.count(9) for c in clues) > 100_000  # tuples it would need
 
 
+# The 6x6 model by default; the published 9x9 (~1.6 s of CPU to prove and check) under -m slow.
+@pytest.mark.parametrize(
+    ("document", "size"),
+    [
+        pytest.param(REPO / "models/variants/sums/sandwich-6x6.json", 6, id="6x6"),
+        pytest.param(PUBLISHED, 9, id="published", marks=pytest.mark.slow),
+    ],
+)
 def test_a_sandwich_certificate_verifies(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], document: Path, size: int
 ) -> None:
-    folder = prove_one(PUBLISHED, tmp_path)
+    folder = prove_one(document, tmp_path)
     assert "unique" in capsys.readouterr().out
-    assert json.loads((folder / "manifest.json").read_text())["variables"] > 9**3
+    # more variables than the cells' digits: the sandwiches' layout selectors
+    assert json.loads((folder / "manifest.json").read_text())["variables"] > size**3
     assert main(["verify-certificate", str(folder)]) == 0
     assert "VERIFIED" in capsys.readouterr().out
 
