@@ -193,9 +193,11 @@ def test_agrees_with_bitmask_on_shared_data(shared_data: Path) -> None:
                 assert got.solutions == expected.solutions
 
 
-def test_certified_mode_checks_cpsat_drat_with_our_checker() -> None:
+# One of forum-hardest by default, three under -m slow (~0.3 s of CPU each).
+@pytest.mark.parametrize("hardest", [1, pytest.param(3, marks=pytest.mark.slow)])
+def test_certified_mode_checks_cpsat_drat_with_our_checker(hardest: int) -> None:
     backend = CpSatBackend(certified=True)
-    for line in sample_lines(BUNDLED / "forum-hardest-1106.txt", 3) + [HARD]:
+    for line in sample_lines(BUNDLED / "forum-hardest-1106.txt", hardest) + [HARD]:
         result = backend.solve(puzzle_from_line(line))
         assert result.status is Status.UNIQUE and result.proof is not None
         assert result.proof.method == "cp-drat" and result.proof.details["certified"] is True
