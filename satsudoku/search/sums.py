@@ -209,13 +209,16 @@ def implied_sums(
 ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Linear sums that cages of known total and houses imply: (cells, weights, total) each.
 
-    A region made of houses (one house, or, on boards up to _UNIONS_UP_TO, consecutive rows or
-    columns) adds up to a known total. Less the cages inside it, its other cells (innies) add
-    up to the rest; less also the cages that stick out, the innies left minus the cells outside
-    (outies) do. The forum killers are set for solvers who use exactly this; a search sees it
-    only cell by cell. Only sums of 1..`limit` terms are kept, and none that repeats a cage or
-    another sum. `cages` must not overlap (the caller drops those that do). The work is one
-    pass over each region's cells (unions of rows hold n^4/6 cells in all, hence the bound).
+    A region made of houses (one house, or, on boards up to _UNIONS_UP_TO, consecutive rows,
+    columns or boxes) adds up to a known total. Less the cages inside it, its other cells
+    (innies) add up to the rest; less also the cages that stick out, the innies left minus the
+    cells outside (outies) do; and less the cages mostly inside it, the other cells inside
+    minus those cages' cells outside do (mixed: fewest terms). The forum killers are set for
+    solvers who use exactly this; a search sees it only cell by cell. Only sums of 1..`limit`
+    terms are kept, and none that repeats a cage or another sum (also negated: rows 1-2 and
+    rows 3-9 imply the same one). `cages` must not overlap (the caller drops those that do).
+    The work is one pass over each region's cells (unions of rows hold n^4/6 cells in all,
+    hence the bound).
     """
     house_total = n * (n + 1) // 2
     regions: list[tuple[tuple[int, ...], int]] = [(house, house_total) for house in houses]
@@ -229,6 +232,7 @@ def implied_sums(
                 for last in range(first + 2, min(n, first + n - 1) + 1):
                     cells = tuple(i for line in lines[first:last] for i in line)
                     regions.append((cells, house_total * (last - first)))
+    regions += _block_unions(n, houses, house_total)
     owner = {i: k for k, (cells, _) in enumerate(cages) for i in cells}
     seen = {frozenset(cells) for cells, _ in cages}
     found: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
@@ -255,9 +259,21 @@ def implied_sums(
             within = set(region)
             minus = [i for k in across for i in cages[k][0] if i not in within]
             candidates.append((loose, minus, rest - sum(cages[k][1] for k in across)))
+        # Mixed (ISS's innies and outies): a cage mostly inside counts whole, its cells outside
+        # as outies; one mostly outside leaves its cells inside as innies. Fewest terms of all.
+        mostly = [k for k in across if 2 * meets[k] > len(cages[k][0])]
+        if mostly and len(mostly) < len(across):
+            within = set(region)
+            plus = loose + [
+                i for k in across if k not in mostly for i in cages[k][0] if i in within
+            ]
+            minus = [i for k in mostly for i in cages[k][0] if i not in within]
+            if len(plus) + len(minus) <= limit:
+                candidates.append((plus, minus, rest - sum(cages[k][1] for k in mostly)))
         for plus, minus, total in candidates:
             signature = (tuple(sorted(plus)), tuple(sorted(minus)), total)
-            if not plus + minus or signature in signatures:
+            mirror = (signature[1], signature[0], -total)  # the same sum, negated
+            if not plus + minus or signature in signatures or mirror in signatures:
                 continue
             if not minus and frozenset(plus) in seen:
                 continue  # a cage's own sum
@@ -266,3 +282,28 @@ def implied_sums(
                 (signature[0] + signature[1], (1,) * len(plus) + (-1,) * len(minus), total)
             )
     return found
+
+
+def _block_unions(
+    n: int, houses: Sequence[tuple[int, ...]], house_total: int
+) -> list[tuple[tuple[int, ...], int]]:
+    """Unions of 2 to n-1 consecutive boxes (or jigsaw pieces: the houses other than rows and
+    columns, when they tile the board), in reading order and in column order: the Interactive
+    Sudoku Solver's regions besides rows and columns. Two side by side boxes and their cages
+    leave innies and outies that no union of rows or columns does (forum killer line 41)."""
+    if n > _UNIONS_UP_TO:
+        return []
+    lines = {frozenset(range(r * n, r * n + n)) for r in range(n)}
+    lines |= {frozenset(range(c, n * n, n)) for c in range(n)}
+    blocks = [h for h in houses if frozenset(h) not in lines and len(set(h)) == n]
+    if len(blocks) != n or len(set().union(*map(set, blocks))) != n * n:
+        return []  # not a tiling (extra regions, diagonals): their unions may overlap
+    found: dict[frozenset[int], tuple[tuple[int, ...], int]] = {}
+    for key in (min, lambda b: min((i % n, i // n) for i in b)):
+        order = sorted(blocks, key=key)
+        for first in range(n):
+            for last in range(first + 2, min(n, first + n - 1) + 1):
+                cells = tuple(sorted(i for block in order[first:last] for i in block))
+                if frozenset(cells) not in found:
+                    found[frozenset(cells)] = (cells, house_total * (last - first))
+    return list(found.values())
