@@ -84,8 +84,18 @@ def test_the_limit_stops_the_enumeration(mip: MipBackend) -> None:
     assert result.status is Status.MULTIPLE and result.proof and result.proof.method == "witness"
 
 
-def test_cuts_are_removed_so_the_shared_model_serves_the_next_puzzle(mip: MipBackend) -> None:
-    first, second = puzzle_from_line(HARD), puzzle_from_line("4" + "." * 80)
+# A 6x6 by default (~0.1 s of CPU a solver); the 9x9 HARD (0.6-1.1 s) under -m slow.
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(".2.4.6.5.......56...4.3.3....5...31.", id="6x6"),  # unique
+        pytest.param(HARD, id="9x9", marks=pytest.mark.slow),
+    ],
+)
+def test_cuts_are_removed_so_the_shared_model_serves_the_next_puzzle(
+    mip: MipBackend, line: str
+) -> None:
+    first, second = puzzle_from_line(line), puzzle_from_line("4" + "." * (len(line) - 1))
     before = mip.solve(first)
     assert mip.solve(second, limit=3).status is Status.MULTIPLE
     after = mip.solve(first)
