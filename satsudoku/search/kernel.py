@@ -22,7 +22,7 @@ candidate is the field's lowest bit; once a cell is placed its bit moves to the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, reduce
 from math import comb
@@ -45,6 +45,7 @@ from satsudoku.deadline import check_building
 from satsudoku.grid import Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule
+from satsudoku.search.sandwiches import SandwichLine
 from satsudoku.search.sums import DERIVED_TERMS, SumSupport, Unit, implied_sums
 
 Masks = list[int]
@@ -202,21 +203,6 @@ class _EqualIdx:
 
 
 @dataclass(frozen=True)
-class _SandwichIdx:
-    """A `Sandwich` over flat cell indices, its layouts grouped by where the crusts stand.
-
-    Per position pair: the crusts' positions, a getter of the cells between, and per digit set
-    between, the open bits each position may hold and the set's bits.
-    """
-
-    cells: tuple[int, ...]
-    get: _Getter
-    low: int  # open bit of the low crust
-    high: int
-    pairs: tuple[tuple[int, int, _Getter, tuple[tuple[tuple[int, ...], int], ...]], ...]
-
-
-@dataclass(frozen=True)
 class _AutomatonIdx:
     """An `Automaton`'s live layers over flat cell indices, states numbered per layer.
 
@@ -281,7 +267,7 @@ class _Kernel:
         pairs: list[_PairIdx] = []
         cages: list[_CageIdx] = []
         sums: list[_SumIdx] = []
-        sandwiches: list[_SandwichIdx] = []
+        sandwiches: list[SandwichLine] = []
         automata: list[_AutomatonIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
@@ -320,7 +306,7 @@ class _Kernel:
             elif isinstance(constraint, Sandwich):
                 group = tuple(r * n + c for r, c in constraint.cells)
                 groups.append(group)  # its digits are distinct: the cells are peers
-                sandwiches.append(self._sandwich_index(constraint, group))
+                sandwiches.append(SandwichLine.build(constraint, group, self.bit))
             elif isinstance(constraint, Automaton):
                 cells = tuple(r * n + c for r, c in constraint.cells)
                 if constraint.distinct:  # sorted: a row or column is then its house's tuple
@@ -605,32 +591,6 @@ class _Kernel:
             if len(bits) < self.n:  # a digit without support: AC removes it from any mask
                 return True
         return False
-
-    def _sandwich_index(self, sandwich: Sandwich, cells: tuple[int, ...]) -> _SandwichIdx:
-        """The layouts of a sandwich as open bits per position (built once per kernel)."""
-        n, bits = self.n, self.bit
-
-        def as_bits(digits: Iterable[int]) -> int:
-            return sum(bits[d - 1] for d in digits)
-
-        grouped: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
-        for (p_low, p_high, middle), allowed in zip(
-            sandwich.layouts(n), sandwich.layout_digits(n), strict=True
-        ):
-            layout = (tuple(map(as_bits, allowed)), as_bits(middle))
-            grouped.setdefault((p_low, p_high), []).append(layout)
-        pairs = tuple(
-            (
-                p_low,
-                p_high,
-                _getter(tuple(range(min(p_low, p_high) + 1, max(p_low, p_high)))),
-                tuple(layouts),
-            )
-            for (p_low, p_high), layouts in grouped.items()
-        )
-        low = as_bits([sandwich.low]) if 1 <= sandwich.low <= n else 0
-        high = as_bits([sandwich.high]) if 1 <= sandwich.high <= n else 0
-        return _SandwichIdx(cells, _getter(cells), low, high, pairs)
 
     def _locked(self, cands: Masks) -> int:
         """Pointing/claiming over every house pair: dirty houses, or -1 on contradiction.
@@ -1130,33 +1090,20 @@ class _Kernel:
         small, large = sum(digits[:k]), sum(digits[len(digits) - k :])
         return (w * small, w * large) if w > 0 else (w * large, w * small)
 
-    def _sandwich(self, cands: Masks, sandwich: _SandwichIdx, masks: tuple[int, ...]) -> int:
-        """Layout consistency on one sandwich: dirty houses, or -1 on contradiction.
-
-        A layout stays possible while every cell can hold a digit it allows there (its crust,
-        the set between, or the rest outside) and the cells between can still hold every digit
-        of the set (being as many as its digits, they hold exactly those); each cell keeps
-        the digits of the layouts still possible. Once the line is placed this is exact.
-        """
+    def _sandwich(self, cands: Masks, sandwich: SandwichLine, masks: tuple[int, ...]) -> int:
+        """Layout consistency on one sandwich (`SandwichLine.support`): dirty houses, or -1 on
+        contradiction."""
         opened = list(map(self.open_bits, masks))
-        low, high = sandwich.low, sandwich.high
-        support: list[int] | None = None
-        for p_low, p_high, inside, layouts in sandwich.pairs:
-            if not (opened[p_low] & low and opened[p_high] & high):
-                continue  # most pairs fail here once the crusts' cells narrow
-            between = reduce(or_, inside(opened), 0)
-            for allowed, need in layouts:
-                if need & ~between or not all(map(and_, opened, allowed)):
-                    continue
-                support = list(allowed) if support is None else list(map(or_, support, allowed))
+        support = sandwich.support(opened)
         if support is None:
             return -1
         dirty = 0
-        for i, keep in zip(sandwich.cells, support, strict=True):
-            changed = self._restrict(cands, i, keep)
-            if changed < 0:
-                return -1
-            dirty |= changed
+        for i, mine, keep in zip(sandwich.cells, opened, support, strict=True):
+            if mine & ~keep:  # its digits then were all kept: so are its fewer ones now
+                changed = self._restrict(cands, i, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
         return dirty
 
     def _automaton_index(self, automaton: Automaton, cells: tuple[int, ...]) -> _AutomatonIdx:
