@@ -230,6 +230,7 @@ class BitmaskBackend:
         run_cap = search.backtracks + cutoff if cutoff is not None else float("inf")
         locked = search.locked
         scores, branch_scored = search.scores, kernel.branch_scored
+        crusts = bool(kernel.crusts)
         while stack:
             if search.deep and search.backtracks >= _LOCKED_AFTER_BACKTRACKS:
                 search.locked = locked = True
@@ -260,18 +261,25 @@ class BitmaskBackend:
                     return False
                 continue
             mask = cands[best]
-            children = []
+            choices = []
             while mask:
                 bit = mask & -mask  # lowest remaining candidate
                 mask ^= bit
+                choices.append((best, bit))
+            if crusts:  # a sandwich crust with as few places as the cell has digits
+                places = kernel.crust_places(cands)
+                if places and len(places) <= len(choices):
+                    choices = places
+            children = []
+            for cell, bit in choices:
                 child = cands.copy()
-                dirty = assign(child, best, bit)
+                dirty = assign(child, cell, bit)
                 if dirty >= 0 and settle(child, dirty, locked):
                     children.append(child)
                 else:
                     search.backtracks += 1
                     if scores is not None:
-                        scores[best] += 1
+                        scores[cell] += 1
                         if search.backtracks % _DECAY_EVERY == 0:
                             scores[:] = [s >> 1 for s in scores]
             if rng is None:

@@ -526,8 +526,8 @@ class _Prover:
                 decisions = [*frame.decisions, lit]
                 text = f"{frame.text} {-lit}" if frame.text else str(-lit)
                 self._check_limits()
-                cell = self._branch(masks)
-                if cell < 0:  # a solution
+                choices = self._branch(masks)
+                if not choices:  # a solution
                     self.stats["nodes"] += 1
                     self.solutions.append(Grid(n, tuple(map(kernel.digit, masks))))
                     if len(self.solutions) > 1:
@@ -535,11 +535,14 @@ class _Prover:
                     self._block(self.solutions[0])
                     frame.lemmas.append(self.refute(decisions, masks, checked, text=text))
                 else:
-                    frames.append(self._expand(decisions, masks, frame.masks, cell, checked, text))
+                    frames.append(
+                        self._expand(decisions, masks, frame.masks, choices, checked, text)
+                    )
                 continue
             frames.pop()
-            # Every digit the branch cell kept has its lemma now; where unit propagation reaches
-            # the kernel's state (`sure`), the others are false under it: ¬decisions is RUP.
+            # Every choice the kernel kept has its lemma now; where unit propagation reaches the
+            # kernel's state (`sure`), the others are false under it, and the cell's (or the
+            # crust's line's) at-least-one clause makes ¬decisions RUP.
             lemma = self.refute(
                 frame.decisions, frame.masks, checked and not frame.sure, text=frame.text
             )
@@ -553,25 +556,21 @@ class _Prover:
         decisions: list[int],
         masks: list[int],
         parent: list[int],
-        cell: int,
+        choices: list[tuple[int, int]],
         checked: bool,
         text: str,
     ) -> _Frame:
-        """Branch on `cell`, the kernel's choice (the node, whose parent has `parent` masks, is
-        no full grid, `text` its ¬decisions as written): failed children are refuted at once,
-        the others queued."""
+        """Branch on `choices` (cell, open bit), the plain search's (`_branch`; the node, whose
+        parent has `parent` masks, is no full grid, `text` its ¬decisions as written): failed
+        children are refuted at once, the others queued."""
         kernel = self.kernel
         self.stats["nodes"] += 1
         frame = _Frame(decisions, masks, [], text)
         prefix = text + " " if text else ""
         if checked:
             frame.sure = self._saturate(decisions, masks, parent, frame.lemmas)
-        mask = masks[cell]
-        base = cell * self.n
-        while mask:
-            bit = mask & -mask  # lowest remaining candidate first, as the backend
-            mask ^= bit
-            lit = base + kernel.digit(bit)
+        for cell, bit in choices:  # lowest digit (or place) first, as the backend
+            lit = cell * self.n + kernel.digit(bit)
             child = masks.copy()
             dirty = kernel.assign(child, cell, bit)
             if dirty >= 0 and kernel.propagate(child, dirty):
@@ -583,11 +582,23 @@ class _Prover:
         frame.children.reverse()  # pop() takes the lowest digit first
         return frame
 
-    def _branch(self, masks: list[int]) -> int:
-        """The cell the plain search would branch on here; -1 on a full grid."""
-        if self.scores is None:
-            return self.kernel.branch_cell(masks)
-        return self.kernel.branch_scored(masks, self.scores)
+    def _branch(self, masks: list[int]) -> list[tuple[int, int]]:
+        """The plain search's choices here, as (cell, open bit): its cell's digits, or a sandwich
+        crust's places where they are no more (`BitmaskBackend._dfs`); [] on a full grid."""
+        kernel = self.kernel
+        cell = (
+            kernel.branch_cell(masks)
+            if self.scores is None
+            else kernel.branch_scored(masks, self.scores)
+        )
+        if cell < 0:
+            return []
+        choices = [(cell, bit) for bit in _bits(masks[cell])]
+        if kernel.crusts:
+            places = kernel.crust_places(masks)
+            if places and len(places) <= len(choices):
+                return places
+        return choices
 
     def _failed(self, cell: int) -> None:
         """A digit placed at `cell` failed at once: bump its score as the plain search does."""

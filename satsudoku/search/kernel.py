@@ -384,6 +384,12 @@ class _Kernel:
             extra for extra in self.extras if extra[1] != self._pair or self._strong(extra[2])
         )
         self.calm: list[tuple[int, ...] | None] = [None] * len(self.active)
+        # Per sandwich, its cells, their getter and its crusts' open bits (`crust_places`).
+        self.crusts = tuple(
+            (line.cells, line.get, (line.low, line.high))
+            for line in sandwiches
+            if line.low and line.high
+        )
         self.sum_support = SumSupport(self.bit)
         # The sums cages and houses imply (innies and outies), for the plain search only
         # (`settle`): the proof mode could justify them only by branching over whole houses.
@@ -684,6 +690,28 @@ class _Kernel:
         keys = list(map(truediv, scores, spread))
         top = max(keys)
         return keys.index(top) if top > 0 else self.branch_cell(cands)
+
+    def crust_places(self, cands: Masks) -> list[tuple[int, int]]:
+        """Where the sandwich crust still unplaced in its line with the fewest places (2 or
+        more) can go, as (cell, open bit); [] if every crust is placed.
+
+        The plain search branches on these when they are no more than its cell's candidates:
+        once a line's crusts stand, its clue fixes the digit set between them, where the
+        cell's digits say little. Crust digits are distinct on their line, so the line's SWAR
+        sum counts each one's open places (a placed one holds its guard bit, past n)."""
+        n, low_field = self.n, (1 << self.width) - 1
+        best: tuple[tuple[int, ...], int] | None = None
+        fewest = n + 1
+        for cells, get, bits in self.crusts:
+            total = sum(get(cands))
+            for bit in bits:
+                places = total // bit & low_field
+                if 2 <= places < fewest:
+                    best, fewest = (cells, bit), places
+        if best is None:
+            return []
+        cells, bit = best
+        return [(i, bit) for i in cells if cands[i] & bit]
 
     def open_bits(self, mask: int) -> int:
         """The digits of a mask as open bits, whether the cell is placed (guard bit) or not."""
