@@ -146,7 +146,8 @@ def _plain_multiple(board: Board) -> tuple[int, str, tuple[int, int, bool]]:
     return best
 
 
-@pytest.mark.parametrize("index", [3, 23])
+# Puzzle 4 by default; puzzle 24 (0.5-0.75 s of CPU) under -m slow.
+@pytest.mark.parametrize("index", [3, pytest.param(23, marks=pytest.mark.slow)])
 def test_static_forcing_chain_is_the_plain_searchs_first_shortest(
     index: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
