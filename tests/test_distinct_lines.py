@@ -16,6 +16,7 @@ from satsudoku.io import read_text
 from satsudoku.io.sudokupad import fpuzzles_data
 from satsudoku.io.sudokupad_lines import parse_line_type
 from satsudoku.puzzle import Puzzle
+from tests.fpuzzles_docs import lines_document
 from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, count_6x6, v
 
@@ -28,13 +29,7 @@ GIVEN_6 = {(3, 5): 5, (4, 1): 1}  # r4c6, r5c2: a few hundred grids left to coun
 
 
 def data(size: int, lines: list[tuple[str, list[str]]]) -> str:
-    drawn = [{"lines": [cells], "outlineC": colour, "width": 0.1} for colour, cells in lines]
-    grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
-    if size == 6:
-        grid[0] = [{"value": d, "given": True} for d in range(1, 7)]
-        for (r, c), d in GIVEN_6.items():
-            grid[r][c] = {"value": d, "given": True}
-    return json.dumps({"size": size, "grid": grid, "line": drawn})
+    return lines_document(size, lines, width=0.1, givens=GIVEN_6 if size == 6 else None)
 
 
 def read(text: str, *specs: str) -> Puzzle:

@@ -17,6 +17,7 @@ from satsudoku.io import read_text
 from satsudoku.io.sudokupad_lines import parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
+from tests.fpuzzles_docs import lines_document
 from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row, count_6x6, v
 
@@ -26,11 +27,7 @@ LINES_6 = [["R2C1", "R3C2", "R4C3", "R5C4"], ["R6C6", "R5C6", "R4C6"], ["R2C4", 
 
 
 def data(size: int, lines: list[list[str]]) -> str:
-    drawn = [{"lines": [cells], "outlineC": GREEN, "width": 0.3} for cells in lines]
-    grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
-    if size == 6:
-        grid[0] = [{"value": d, "given": True} for d in range(1, 7)]
-    return json.dumps({"size": size, "grid": grid, "line": drawn})
+    return lines_document(size, [(GREEN, cells) for cells in lines], width=0.3)
 
 
 def read(text: str) -> Puzzle:

@@ -18,6 +18,7 @@ from satsudoku.io.sudokupad import fpuzzles_data
 from satsudoku.io.sudokupad_lines import parse_line_type
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
+from tests.fpuzzles_docs import lines_document
 from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row, count_6x6, v
 
@@ -32,11 +33,7 @@ LINES_6 = [
 
 
 def data(size: int, lines: list[list[str]]) -> str:
-    drawn = [{"lines": [cells], "outlineC": GREY, "width": 0.5} for cells in lines]
-    grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
-    if size == 6:
-        grid[0] = [{"value": d, "given": True} for d in range(1, 7)]
-    return json.dumps({"size": size, "grid": grid, "line": drawn})
+    return lines_document(size, [(GREY, cells) for cells in lines])
 
 
 def one_parity(lines: list[list[str]]) -> Callable[[Rows], bool]:

@@ -17,6 +17,7 @@ from satsudoku.errors import PuzzleError
 from satsudoku.io import read_text
 from satsudoku.io.sudokupad_lines import parse_line_type
 from satsudoku.puzzle import Puzzle
+from tests.fpuzzles_docs import lines_document
 from tests.mirrors import nickleaton
 from tests.test_rules import Rows, all_4x4, all_6x6_first_row, count_6x6, v
 
@@ -26,11 +27,7 @@ LINES_6 = [["R2C5", "R3C4", "R4C3", "R5C2"], ["R3C3", "R4C4", "R5C5", "R6C6"]]  
 
 
 def data(size: int, lines: list[list[str]]) -> str:
-    drawn = [{"lines": [cells], "outlineC": GREY, "width": 0.5} for cells in lines]
-    grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
-    if size == 6:
-        grid[0] = [{"value": d, "given": True} for d in range(1, 7)]
-    return json.dumps({"size": size, "grid": grid, "line": drawn})
+    return lines_document(size, [(GREY, cells) for cells in lines])
 
 
 def read(text: str, total: int) -> Puzzle:
