@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
-from satsudoku.constraints import MAX_TABLE, Automaton, Constraint, Pair, Relation, table_of
+from satsudoku.constraints import (
+    MAX_TABLE,
+    Automaton,
+    Constraint,
+    Pair,
+    Relation,
+    Table,
+    table_of,
+)
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
@@ -160,9 +168,11 @@ class SameParityLine(LineRule):
 
 
 def _same_parity_parts(line: tuple[Cell, ...], shape: Shape) -> tuple[Constraint, ...]:
-    return tuple(
-        table_of((line[0], cell), lambda a, b: a % 2 == b % 2, shape.size) for cell in line[1:]
-    )
+    """One pair table per cell with the first, all sharing one set of rows: a 4,096-cell line
+    of a 64×64 built 4,095 copies of the same 2,048 rows (1.08 GB) before its refusal."""
+    digits = range(1, shape.size + 1)
+    rows = frozenset((a, b) for a in digits for b in digits if a % 2 == b % 2)
+    return tuple(Table((line[0], cell), rows) for cell in line[1:])
 
 
 @register_rule("distinctline")
