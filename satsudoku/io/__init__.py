@@ -18,7 +18,7 @@ from satsudoku.io.limits import load_json, load_toml
 from satsudoku.io.painted import PaintType
 from satsudoku.io.source import InputText, Notify, open_input
 from satsudoku.io.sudokupad import is_sudokupad_document, iter_sudokupad, looks_like_sudokupad
-from satsudoku.io.sudokupad_lines import CellType, LineType
+from satsudoku.io.sudokupad_lines import CellType, LineType, refuse_clashing_styles
 from satsudoku.io.text import ReadOptions, iter_text_puzzles, parse_line
 from satsudoku.io.writers import (
     format_as_read,
@@ -90,6 +90,7 @@ def iter_puzzles(
     but looks meant otherwise (a jigsaw layout after a classic line); without it the latter
     go to Python's `warnings`.
     """
+    refuse_clashing_styles(lines, cells)
     source = "<stdin>" if str(path) == "-" else str(path)
     options = ReadOptions(
         box=box,
@@ -184,6 +185,7 @@ def read_text(
     `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages`, `outside` and
     `cage` say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
     --outside, --cage), `paints` what f-puzzles painted cells are (--paint)."""
+    refuse_clashing_styles(lines, cells)
     options = ReadOptions(
         box=box,
         symbols=symbols,

@@ -12,10 +12,11 @@ circles of a between line, a zipper's centre dot), so those are not left over as
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from satsudoku.errors import PuzzleError
 from satsudoku.io.border_marks import MARK_TYPES
 
 Cell = tuple[int, int]
@@ -239,6 +240,48 @@ def parse_cell_type(text: str) -> CellType:
     if kind not in CELL_TYPES + MARK_TYPES:
         raise ValueError(f"cell type {kind!r} is not one of {', '.join(CELL_TYPES + MARK_TYPES)}")
     return CellType(colour, shape, kind)
+
+
+def _covers(earlier: str, later: str) -> bool:
+    """Whether every picture colour `later` matches, `earlier` matches too (RRGGBB matches any
+    alpha, RRGGBBAA only its own)."""
+    return later[: len(earlier)] == earlier
+
+
+def refuse_clashing_styles(lines: Sequence[LineType], cells: Sequence[CellType]) -> None:
+    """An option that can never apply: the first option matching a drawing says what it is, so
+    a later one whose every drawing an earlier one of another meaning already matches would be
+    dropped without a word (`--cell ff0000=low --cell ff0000=high` read every red circle as
+    low). A narrower style before a wider one is fine: the wider takes the rest. PuzzleError
+    naming both."""
+    for i, line in enumerate(lines):
+        for earlier in lines[:i]:
+            if (
+                (line.kind, line.count) != (earlier.kind, earlier.count)
+                and _covers(earlier.colour, line.colour)
+                and (
+                    earlier.thickness is None
+                    or line.thickness is not None
+                    and abs(line.thickness - earlier.thickness) < 1e-6
+                )
+            ):
+                raise PuzzleError(
+                    f"--line {line.spec} never applies: --line {earlier.spec}, given before it, "
+                    "matches every line it would (one meaning a style; a narrower style goes first)"
+                )
+    for i, mark in enumerate(cells):
+        for before in cells[:i]:
+            if (
+                mark.kind != before.kind
+                and mark.on_border == before.on_border
+                and _covers(before.colour, mark.colour)
+                and (before.shape is None or before.shape == mark.shape)
+            ):
+                raise PuzzleError(
+                    f"--cell {mark.spec} never applies: --cell {before.spec}, given before it, "
+                    "matches every shape it would (one meaning a style; a narrower style goes "
+                    "first)"
+                )
 
 
 def third_digits(kind: str, size: int) -> list[int]:
