@@ -28,6 +28,7 @@ def test_probing_everywhere_keeps_the_killer_count(monkeypatch: pytest.MonkeyPat
     one (a probe that dropped a solution's digit would lose grids)."""
     monkeypatch.setattr(bitmask, "_PROBE_DEPTH", 99)
     monkeypatch.setattr(bitmask, "_PROBE_WIDEST", 6)
+    monkeypatch.setattr(bitmask, "_PROBE_WIDEST_BELOW", 6)
     cages = KILLER[:3]
     spec = {"type": "killer", "cages": [{"cells": c, "sum": t} for c, t in cages]}
     puzzle = Puzzle(Shape(2, 3), FIRST_ROW, (make_rule(spec, Shape(2, 3)),))

@@ -46,7 +46,11 @@ _RESTART_UNIT = 256  # failed children per unit of a run (a 25x25 band solution:
 # cost 2.2 -> 8.2 s CPU for 647 -> 604 nodes, the Miracle's 72 grids 5x the CPU a node
 # (docs/backends.md).
 _PROBE_DEPTH = 6
-_PROBE_WIDEST = 3
+_PROBE_WIDEST = 3  # at the root
+# Below the root only cells of two candidates (h74): nodes get cheaper, the forum killers settle
+# 47 -> 49 of 70 in 10 s of CPU (lines 9 and 15), 313.5 -> 287.5 s CPU in all, though some trees
+# grow (line 25: 55 -> 984 nodes, 1.0 -> 5.4 s); docs/backends.md "Probing".
+_PROBE_WIDEST_BELOW = 2
 
 
 @dataclass
@@ -250,7 +254,10 @@ class BitmaskBackend:
             if (
                 probing
                 and depth <= _PROBE_DEPTH
-                and probe(kernel, cands, locked, widest=_PROBE_WIDEST) < 0
+                and probe(
+                    kernel, cands, locked, widest=_PROBE_WIDEST_BELOW if depth else _PROBE_WIDEST
+                )
+                < 0
             ):
                 search.backtracks += 1  # the node has no solution
                 continue
