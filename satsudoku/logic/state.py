@@ -4,13 +4,14 @@ houses and peers derived from the puzzle's shape and its region-like rules."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, reduce
-from operator import itemgetter, or_
+from operator import or_
 from typing import Any
 
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
+from satsudoku.getters import Getter, getter
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.puzzle import Puzzle
 
@@ -19,17 +20,6 @@ BOX_KINDS = ("box", "region")  # the house kinds a person calls a box (a jigsaw:
 # Digits a candidate mask may hold in an int64: the compiled searches take boards up to this
 # size, wider ones (63×63, 64×64) the Python searches.
 WIDEST = 62
-
-
-Getter = Callable[[list[int]], tuple[int, ...]]
-
-
-def getter(cells: tuple[int, ...]) -> Getter:
-    """A function taking a per-cell list to its entries at `cells`, as a tuple, in C when
-    there are two cells or more."""
-    if len(cells) >= 2:
-        return itemgetter(*cells)
-    return lambda values: tuple(values[c] for c in cells)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, reduce
 from math import comb
-from operator import and_, itemgetter, or_, truediv
+from operator import and_, or_, truediv
 from typing import Any
 
 from satsudoku.constraints import (
@@ -42,6 +42,7 @@ from satsudoku.constraints import (
     lower,
 )
 from satsudoku.deadline import check_building
+from satsudoku.getters import Getter, getter
 from satsudoku.grid import Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule
@@ -65,24 +66,7 @@ _SUM_SPAN = 1 << 14
 # C(n, k): a 12-cell segment in a 25×25 box would have millions. Else it keeps to bounds.
 _GROUP_SETS = 5000
 _ROOT_SLACK = 2  # implied sums longer than DERIVED_TERMS this near an extreme narrow the root
-_Getter = Callable[[Sequence[int]], tuple[int, ...]]  # fetches several list entries at once
 _Step = Callable[[list[int], Any, tuple[int, ...]], int]  # one constraint's narrowing
-
-
-def _getter(cells: tuple[int, ...]) -> _Getter:
-    """itemgetter that always returns a tuple, even for one cell or none."""
-    if not cells:
-        return _no_cells
-    return itemgetter(*cells) if len(cells) > 1 else _one_cell(cells[0])
-
-
-def _no_cells(cands: Sequence[int]) -> tuple[int, ...]:
-    return ()
-
-
-def _one_cell(i: int) -> _Getter:
-    """A getter for a 1-cell house (1×1 board), shaped like itemgetter's tuple result."""
-    return lambda cands: (cands[i],)
 
 
 NATIVE_KINDS: tuple[type, ...] = (*CORE_KINDS, DigitSets, Sum, Sandwich, Automaton)  # as they are
@@ -158,7 +142,7 @@ class _CageIdx:
     tables `_Kernel._cage_sets` reads (`up`, `full`: the kernel's width - 1 and open bits)."""
 
     cells: tuple[int, ...]
-    get: _Getter
+    get: Getter
     sets: tuple[int, ...]
     up: int
     full: int
@@ -181,7 +165,7 @@ class _SumIdx:
     """A `Sum` over flat cell indices: Σ weights[i] · digit(cells[i]) == total."""
 
     cells: tuple[int, ...]
-    get: _Getter
+    get: Getter
     weights: tuple[int, ...]
     total: int
     # Positions of terms that must hold distinct digits (pairwise peers) under one weight: a
@@ -198,7 +182,7 @@ class _EqualIdx:
     per segment its slice of them and its units (positions within the segment, weight 1)."""
 
     cells: tuple[int, ...]
-    get: _Getter
+    get: Getter
     segments: tuple[tuple[int, int, tuple[Unit, ...]], ...]
 
 
@@ -212,7 +196,7 @@ class _AutomatonIdx:
     """
 
     cells: tuple[int, ...]
-    get: _Getter
+    get: Getter
     moves: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
     # masks -> the digits each cell keeps (open bits), () when no path is left
     memo: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
@@ -223,7 +207,7 @@ class _PairIdx:
     """A two-cell table as supports: the partner digits (open bits) each digit still allows."""
 
     cells: tuple[int, int]
-    get: _Getter
+    get: Getter
     of_first: dict[int, int]  # bit of a digit in the first cell -> digits allowed in the second
     of_second: dict[int, int]  # and the other way round
     # Raw mask of one cell (open or placed) -> the union of its digits' supports in the other,
@@ -238,7 +222,7 @@ class _TableIdx:
     """A table over flat cell indices, tuples stored as candidate bits per position."""
 
     cells: tuple[int, ...]
-    get: _Getter
+    get: Getter
     rows: tuple[tuple[int, ...], ...]
 
 
@@ -291,7 +275,7 @@ class _Kernel:
                 for i in group:
                     allowed[i] &= union  # no fitting set: every cell empty, a contradiction
                 if group and sets:
-                    cages.append(_CageIdx(group, _getter(group), sets, self.width - 1, self.full))
+                    cages.append(_CageIdx(group, getter(group), sets, self.width - 1, self.full))
                 totals = {sum(s) for s in constraint.fitting_sets() if all(d <= n for d in s)}
                 if len(totals) == 1 and len(set(group)) == len(group):  # a killer cage's sum
                     sum_cages.append((group, totals.pop()))
@@ -302,7 +286,7 @@ class _Kernel:
                         allowed[cells[a]] = 0  # a cell that must differ from itself
                     groups.append((cells[a], cells[b]))
                 weights = constraint.coefficients()
-                sums.append(_SumIdx(cells, _getter(cells), weights, constraint.total))
+                sums.append(_SumIdx(cells, getter(cells), weights, constraint.total))
             elif isinstance(constraint, Sandwich):
                 group = tuple(r * n + c for r, c in constraint.cells)
                 groups.append(group)  # its digits are distinct: the cells are peers
@@ -336,7 +320,7 @@ class _Kernel:
                     pairs.append(
                         _PairIdx(
                             (first, second),
-                            _getter(cells),
+                            getter(cells),
                             of_first,
                             of_second,
                             first_memo,
@@ -346,10 +330,10 @@ class _Kernel:
                     links[first].append((second, of_first))
                     links[second].append((first, of_second))
                 else:
-                    tables.append(_TableIdx(cells, _getter(cells), rows))
+                    tables.append(_TableIdx(cells, getter(cells), rows))
         for clique, sets in self._cliques(pairs):
             groups.append(clique)
-            cages.append(_CageIdx(clique, _getter(clique), sets, self.width - 1, self.full))
+            cages.append(_CageIdx(clique, getter(clique), sets, self.width - 1, self.full))
         group_bits = [0] * (n * n)  # per cell, the cells of its groups as one integer
         for group in groups:
             check_building()  # a 64×64's peers and locks take ~0.3 s before any search
@@ -368,7 +352,7 @@ class _Kernel:
         self.houses = tuple(dict.fromkeys(houses))  # a house listed twice is checked once
         self.allowed = allowed
         # Constraints beyond houses, as (getter of their masks, narrowing step, index).
-        self.extras: tuple[tuple[_Getter, _Step, Any], ...] = (
+        self.extras: tuple[tuple[Getter, _Step, Any], ...] = (
             *((cage.get, self._cage, cage) for cage in cages),
             *((constraint.get, self._sum, self._grouped(constraint)) for constraint in sums),
             *((sandwich.get, self._sandwich, sandwich) for sandwich in sandwiches),
@@ -394,7 +378,7 @@ class _Kernel:
         # The sums cages and houses imply (innies and outies), for the plain search only
         # (`settle`): the proof mode could justify them only by branching over whole houses.
         implied = [self._grouped(constraint) for constraint in self._implied(sum_cages)]
-        self.derived: tuple[tuple[_Getter, _Step, Any], ...] = (
+        self.derived: tuple[tuple[Getter, _Step, Any], ...] = (
             *(
                 (constraint.get, self._sum, constraint)
                 for constraint in implied
@@ -408,7 +392,7 @@ class _Kernel:
         # those a setter built the puzzle on: a total within _ROOT_SLACK of the least or greatest
         # its cells can hold. Those narrow the root once, by bounds (forum killer-X line 7:
         # 8 cells summing to 65 of at most 66; no answer in 7,762 nodes -> 1 node).
-        self.root_sums: tuple[tuple[_Getter, _Step, Any], ...] = tuple(
+        self.root_sums: tuple[tuple[Getter, _Step, Any], ...] = tuple(
             (constraint.get, self._sum, replace(constraint, units=()))
             for constraint in implied
             if len(constraint.cells) > DERIVED_TERMS and self._room(constraint) <= _ROOT_SLACK
@@ -421,7 +405,7 @@ class _Kernel:
             for i in house:
                 self.house_bits[i] |= 1 << k
         # itemgetter fetches a house's masks in one C call (a 1-cell house would give a bare int).
-        self.getters = tuple(_getter(house) for house in self.houses)
+        self.getters = tuple(getter(house) for house in self.houses)
 
         # Locked candidates: every pair of houses sharing >= 2 cells (box-line in classic boards).
         locks = []
@@ -432,10 +416,10 @@ class _Kernel:
                 if len(both) >= 2:
                     rest_a = tuple(i for i in house_a if i not in both)
                     rest_b = tuple(i for i in house_b if i not in both)
-                    locks.append((_getter(tuple(both)), rest_a, rest_b))
-        self.locks = tuple((get, _getter(ra), _getter(rb), ra, rb) for get, ra, rb in locks)
+                    locks.append((getter(tuple(both)), rest_a, rest_b))
+        self.locks = tuple((get, getter(ra), getter(rb), ra, rb) for get, ra, rb in locks)
         # Per cell, a getter for its peers' entries (branching counts open peers with it).
-        self.peer_getters = tuple(map(_getter, self.peers))
+        self.peer_getters = tuple(map(getter, self.peers))
         # Candidate count -> divisor of a conflict score: a placed cell (count 1) never wins.
         self.open_count = (1.0, float("inf"), *map(float, range(2, n + 1)))
         # Per cell, its peers as one integer (bit i: cell i), to intersect peer sets in C: its
@@ -522,7 +506,7 @@ class _Kernel:
         if not disjoint:
             return []
         return [
-            _SumIdx(cells, _getter(cells), weights, total)
+            _SumIdx(cells, getter(cells), weights, total)
             for cells, weights, total in implied_sums(self.n, self.houses, disjoint, 2 * self.n)
         ]
 
@@ -557,11 +541,11 @@ class _Kernel:
             parts = []
             for segment in sorted(segments, key=sorted):
                 members = tuple(sorted(segment))
-                alone = _SumIdx(members, _getter(members), (1,) * len(members), 0)
+                alone = _SumIdx(members, getter(members), (1,) * len(members), 0)
                 parts.append((len(cells), len(cells) + len(members), self._grouped(alone).units))
                 cells.extend(members)
             if all(units for _, _, units in parts):
-                found.append(_EqualIdx(tuple(cells), _getter(tuple(cells)), tuple(parts)))
+                found.append(_EqualIdx(tuple(cells), getter(tuple(cells)), tuple(parts)))
         return found
 
     def _grouped(self, constraint: _SumIdx) -> _SumIdx:
@@ -803,7 +787,7 @@ class _Kernel:
     def _extras(
         self,
         cands: Masks,
-        extras: tuple[tuple[_Getter, _Step, Any], ...],
+        extras: tuple[tuple[Getter, _Step, Any], ...],
         calm: list[tuple[int, ...] | None],
     ) -> int:
         """Cages, sums and tables (`active` or `derived`), each once: dirty houses, or -1 on
@@ -888,11 +872,11 @@ class _Kernel:
                     dirty |= changed
         return dirty
 
-    def _around(self, cells: tuple[int, ...]) -> _Getter:
+    def _around(self, cells: tuple[int, ...]) -> Getter:
         """A getter of `cells`' masks, then those of every peer of theirs: all that `_needed`
         reads, so that its `calm` entry is exact."""
         around = sorted({p for i in cells for p in self.peers[i]} - set(cells))
-        return _getter(cells + tuple(around))
+        return getter(cells + tuple(around))
 
     def _cage_sets(self, cage: _CageIdx, masks: tuple[int, ...]) -> tuple[int, int, int]:
         """The union and the intersection of the digit sets still possible on `masks`, and the
@@ -1144,7 +1128,7 @@ class _Kernel:
             for u, d, v in arcs:
                 out[number[i][u]].append((self.bit[d - 1], 1 << number[i + 1][v]))
             moves.append(tuple(map(tuple, out)))
-        return _AutomatonIdx(cells, _getter(cells), tuple(moves))
+        return _AutomatonIdx(cells, getter(cells), tuple(moves))
 
     def _automaton(self, cands: Masks, automaton: _AutomatonIdx, masks: tuple[int, ...]) -> int:
         """GAC on one automaton (its distinct digits are the houses' business): the states

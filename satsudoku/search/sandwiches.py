@@ -20,25 +20,15 @@ length.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from operator import and_, itemgetter, or_
+from operator import and_, or_
 
 from satsudoku.constraints import Sandwich
+from satsudoku.getters import Getter, getter
 
 _MEMO = 1 << 13  # entries per memo (a memo of a 9-cell line's masks holds at most 2^9)
-_Getter = Callable[[Sequence[int]], tuple[int, ...]]
-
-
-def _getter(positions: Sequence[int]) -> _Getter:
-    """itemgetter that always returns a tuple, even for one position or none."""
-    if not positions:
-        return lambda values: ()
-    if len(positions) == 1:
-        only = positions[0]
-        return lambda values: (values[only],)
-    return itemgetter(*positions)
 
 
 class _SetMemo(dict[int, int]):
@@ -90,8 +80,8 @@ class _Gap:
     line's supports are one integer of a `slot`-bit field per position, so a layout adds its
     digits to every cell between (outside) by one multiplication and mask."""
 
-    between: _Getter  # the masks of the positions between the crusts
-    outside: _Getter  # and of those outside them
+    between: Getter  # the masks of the positions between the crusts
+    outside: Getter  # and of those outside them
     sizes: int  # the sets of the gap's length, as bits over `SandwichLine.sets`
     inside: int  # every field of a position between, all ones
     around: int  # every field of a position outside
@@ -104,7 +94,7 @@ class SandwichLine:
     length); `support` narrows a line's masks (open bits, one per position)."""
 
     cells: tuple[int, ...]
-    get: _Getter  # the line's masks from the board's
+    get: Getter  # the line's masks from the board's
     low: int  # open bit of the low crust (0: off the board, no layout)
     high: int
     gaps: tuple[tuple[_Gap | None, ...], ...]  # [position of low][position of high]
@@ -159,8 +149,8 @@ class SandwichLine:
                 inside = range(first + 1, last)
                 outside = [i for i in range(width) if not first <= i <= last]
                 gaps[a][b] = _Gap(
-                    _getter(inside),
-                    _getter(outside),
+                    getter(inside),
+                    getter(outside),
                     sizes,
                     spread(inside),
                     spread(outside),
@@ -168,7 +158,7 @@ class SandwichLine:
                 )
         return cls(
             cells,
-            _getter(cells),
+            getter(cells),
             low,
             high,
             tuple(map(tuple, gaps)),
