@@ -13,9 +13,7 @@ from satsudoku.logic.solver import solve_logically, techniques
 from satsudoku.logic.state import Board
 
 MODELS = Path(__file__).resolve().parent.parent / "models" / "classic"
-ESCARGOT = (
-    "162857493534129678789643521475312986913586742628794135356478219241935867897261354"
-)
+ESCARGOT = "162857493534129678789643521475312986913586742628794135356478219241935867897261354"
 
 
 def test_steps_before_a_timeout_are_all_sound() -> None:
@@ -28,9 +26,7 @@ def test_steps_before_a_timeout_are_all_sound() -> None:
         assert all(solution[cell] != digit for cell, digit in step.eliminations), step.text
 
 
-def _logic_on_an_empty_board(
-    size: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> str:
+def _logic_on_an_empty_board(size: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """What `satsudoku logic --timeout 0.001` prints for an empty size x size board."""
     path = tmp_path / f"empty{size}.txt"
     path.write_text("." * size * size + "\n")

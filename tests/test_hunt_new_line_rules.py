@@ -105,9 +105,10 @@ def random_case(rng: random.Random, kind: str) -> tuple[dict[str, Any], Holds]:
         return signs, lambda g: all(g[a] > g[b] for a, b in pairs)
     if kind == "extraregion":
         cells = rng.sample(range(N * N), rng.randint(2, N))
-        return {"type": kind, "cells": [name(i) for i in cells]}, lambda g: len(
-            {g[i] for i in cells}
-        ) == len(cells)
+        return {
+            "type": kind,
+            "cells": [name(i) for i in cells],
+        }, lambda g: len({g[i] for i in cells}) == len(cells)
     lines = [king_path(rng, rng.randint(2, N + 2)) for _ in range(rng.choice((1, 1, 2)))]
     rule: dict[str, Any] = {"type": kind, "lines": [[name(i) for i in line] for line in lines]}
     holds: Callable[[list[int]], bool]

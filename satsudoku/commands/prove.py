@@ -109,9 +109,7 @@ def run(args: argparse.Namespace) -> int:
     dask = cluster_from_args(args)
     if args.proof_by is None:
         args.proof_by = SEARCH_PROOF_WRITER if args.backend == "bitmask" else "sat"
-    options = {
-        name: getattr(args, name) for name in ("backend", "encoding", "solver", "proof_by")
-    }
+    options = {name: getattr(args, name) for name in ("backend", "encoding", "solver", "proof_by")}
     options.update(timeout=args.timeout, run=uuid.uuid4().hex)
     puzzles = list(load_puzzles(args))
     root = Path(args.certificate) if args.certificate else None

@@ -10,6 +10,7 @@ from functools import cached_property, reduce
 from operator import or_
 from typing import Any
 
+from satsudoku.bits import bit_indices
 from satsudoku.constraints import AllDifferent, Allowed, Constraint, DigitSets
 from satsudoku.getters import Getter, getter
 from satsudoku.grid import Cell, Digit, Shape, cell_name
@@ -340,12 +341,7 @@ class Barren:
 
 def digits_of(mask: int) -> list[Digit]:
     """The digits whose bits are set, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
+    return bit_indices(mask, 1)
 
 
 def seen_by_all(board: Board, cells: list[int], digit: int) -> tuple[tuple[int, int], ...]:

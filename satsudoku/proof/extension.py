@@ -35,9 +35,10 @@ of the automaton's arcs, which the checkers otherwise propagate through for noth
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from satsudoku.bits import bit_indices
 from satsudoku.encoders.cnf import Clause, CnfFormula, SumStates
 
 # Arcs of one sum's automaton (the published little killer's 42 along a diagonal with box
@@ -211,7 +212,7 @@ def _lemmas(
                 start = i
                 while start > 0 and run[start - 1] == run[i]:
                     start -= 1
-                for d in _digits(used):
+                for d in bit_indices(used):
                     out.append([-t, *(cells[j] * n + d for j in range(start, i + 1))])
                     out.append([-t, -(cells[i + 1] * n + d)])
     for i in range(k):
@@ -229,15 +230,6 @@ def _lemmas(
                 if x not in absent:  # false at the root: its arcs were never made
                     out.append([-x, *arcs_d])
     return out
-
-
-def _digits(bits: int) -> Iterator[int]:
-    d = 0
-    while bits:
-        if bits & 1:
-            yield d
-        bits >>= 1
-        d += 1
 
 
 def distinct_pairs(clauses: Sequence[Clause], n: int) -> set[tuple[int, int]]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from operator import and_, or_
 
+from satsudoku.bits import bit_indices
 from satsudoku.constraints import Sandwich
 from satsudoku.getters import Getter, getter
 
@@ -215,20 +216,10 @@ class SandwichLine:
         found = self.spans.get(chosen)
         if found is None:
             union, common = 0, -1
-            for j in _members(chosen):
+            for j in bit_indices(chosen):
                 union |= self.sets[j]
                 common &= self.sets[j]
             if len(self.spans) >= _MEMO:
                 self.spans.clear()
             found = self.spans[chosen] = (union, common)
         return found
-
-
-def _members(bits: int) -> list[int]:
-    """The indices of the set bits of `bits`."""
-    found = []
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        found.append(low.bit_length() - 1)
-    return found
