@@ -405,3 +405,76 @@ def test_random_cages_count_like_the_oracle(seed: int) -> None:
     puzzle = Puzzle(Shape(2, 3), FIRST_ROW, (make_rule(spec, Shape(2, 3)),))
     result = backend.solve(puzzle, limit=expected + 1)
     assert result.exhausted and result.count == expected >= 1
+
+
+def _two_cell_rules(rng: random.Random, shape: Shape) -> list[dict[str, Any]]:
+    """A random mix of the rules that become two-cell tables: dots, X/V, 2-cell whispers,
+    sometimes nonconsecutive everywhere."""
+    n = shape.size
+    pairs = rng.sample(orthogonal(n), 8)
+    name = [f"r{r + 1}c{c + 1}" for pair in pairs for r, c in pair]
+    specs: list[dict[str, Any]] = [
+        {"type": "kropki", "white": [name[0:2], name[2:4]], "black": [name[4:6]]},
+        {"type": "xv", "x": [name[6:8]], "v": [name[8:10]]},
+        {"type": "whispers", "lines": [name[10:12], name[12:14]], "difference": rng.choice((2, 3))},
+    ]
+    if rng.random() < 0.5:
+        specs.append({"type": "nonconsecutive"})
+    return specs
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_propagation_leaves_every_two_cell_table_arc_consistent(seed: int) -> None:
+    """Whatever `propagate` skips as unable to narrow (`_pairs` revises a pair only when a side
+    holds few digits), its fixpoint is arc consistent on every two-cell table: each digit left
+    in a cell has a partner digit left beside it that the constraint's own check allows."""
+    rng = random.Random(seed)
+    shape = Shape(2, 3)
+    while True:  # rules some grid satisfies, so that its digits make consistent givens
+        rules = tuple(make_rule(spec, shape) for spec in _two_cell_rules(rng, shape))
+        puzzle = Puzzle.empty(shape, rules)
+        found = backend.solve(puzzle, limit=1)
+        if found.solutions:
+            solution = found.solutions[0].values
+            break
+    kernel = search_kernel(puzzle)
+    tables = [c for c in puzzle.constraints() if type(c).__name__ in ("Pair", "Table")]
+    assert all(len(table.cells) == 2 for table in tables)
+    assert tables and kernel.strong_pairs
+    checked = 0
+    for _ in range(20):
+        givens = [0] * 36
+        for i in rng.sample(range(36), rng.randrange(0, 9)):
+            givens[i] = solution[i]
+        cands = kernel.initial(givens)
+        assert cands is not None  # a grid extends the givens
+        opened = [kernel.open_bits(m) for m in cands]
+        digits = [{d for d, bit in enumerate(kernel.bit, 1) if m & bit} for m in opened]
+        for table in tables:
+            one, other = table.cells
+            first, second = digits[one[0] * 6 + one[1]], digits[other[0] * 6 + other[1]]
+            fits = {(a, b) for a in first for b in second if table.check({one: a, other: b})}
+            assert {a for a, _ in fits} == first, (seed, str(table), first, second)
+            assert {b for _, b in fits} == second, (seed, str(table), first, second)
+        checked += len(tables)
+    assert checked >= 20 * 5
+
+
+def test_blind_widths_of_known_relations() -> None:
+    """`_blind`: the most digits a partner can hold and still leave a digit here unsupported.
+    Nonconsecutive: 2 ({1, 3} both forbid 2). A white dot (consecutive): 1 is unsupported
+    while the partner lacks 2, so the partner may hold the n - 1 others. A relation that leaves a
+    digit no partner at all: n."""
+    n = 6
+    bits = [1 << d for d in range(n)]
+
+    def of(allowed: Callable[[int, int], bool]) -> dict[int, int]:
+        return {
+            bits[a - 1]: sum(bits[b - 1] for b in range(1, n + 1) if allowed(a, b))
+            for a in range(1, n + 1)
+        }
+
+    assert kernel_module._blind(of(lambda a, b: abs(a - b) != 1)) == 2
+    assert kernel_module._blind(of(lambda a, b: abs(a - b) == 1)) == n - 1
+    assert kernel_module._blind(of(lambda a, b: a != 6 and b != 6)) == n
+    assert kernel_module._blind(of(lambda a, b: True)) == 0

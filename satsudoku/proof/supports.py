@@ -50,9 +50,7 @@ def pair_supports(kernel: _Kernel, givens: Sequence[int] = ()) -> Iterator[Claus
     kinds: dict[tuple[tuple[int, int, tuple[int, ...]], ...], int] = {}
     seen: set[tuple[int, int, int]] = set()  # (a, b, kind) written
     units: set[int] = set()  # ¬x(a, d) for a digit no partner allows: every pair at a says it
-    for _, step, pair in kernel.active:
-        if step != kernel._pair:
-            continue
+    for pair in kernel.strong_pairs:
         for (a, b), supports in ((pair.cells, pair.of_first), (pair.cells[::-1], pair.of_second)):
             found = shapes.get(id(supports))
             if found is None:

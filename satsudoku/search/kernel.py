@@ -215,6 +215,24 @@ class _PairIdx:
     # nonconsecutive pairs has one), so a revision is two dict lookups.
     first_memo: dict[int, int]
     second_memo: dict[int, int]
+    # The most digits a partner's mask can hold and still leave some digit of this cell without
+    # support (`_blind`): with more on both sides arc consistency narrows nothing, and `_pair`
+    # returns before its lookups (nonconsecutive: 2, so most of a search's revisions stop there).
+    first_blind: int
+    second_blind: int
+
+
+def _blind(of_partner: dict[int, int]) -> int:
+    """The most digits a partner may hold while some digit of this cell has no support among
+    them: for a digit x, every partner digit that forbids x (`of_partner` maps a partner
+    digit's bit to the digits it allows here)."""
+    targets = reduce(or_, of_partner, 0)  # every digit's bit: both cells have the same digits
+    most = 0
+    while targets:
+        x = targets & -targets
+        targets ^= x
+        most = max(most, sum(1 for allowed in of_partner.values() if not allowed & x))
+    return most
 
 
 @dataclass(frozen=True)
@@ -255,6 +273,7 @@ class _Kernel:
         automata: list[_AutomatonIdx] = []
         groups: list[tuple[int, ...]] = []  # all-different groups: peers, and houses if n cells
         relations: dict[frozenset[tuple[int, ...]], tuple[dict[int, int], ...]] = {}
+        relations_blind: dict[frozenset[tuple[int, ...]], tuple[int, int]] = {}
         links: list[list[tuple[int, dict[int, int]]]] = [[] for _ in range(n * n)]
         sum_cages: list[tuple[tuple[int, ...], int]] = []  # cages whose every set has one sum
         for constraint in constraints:
@@ -316,6 +335,9 @@ class _Kernel:
                                 of_second[b] |= a
                         relations[key] = (of_first, of_second, {}, {})
                     of_first, of_second, first_memo, second_memo = relations[key]
+                    blind = relations_blind.get(key)
+                    if blind is None:
+                        blind = relations_blind[key] = (_blind(of_second), _blind(of_first))
                     first, second = cells
                     pairs.append(
                         _PairIdx(
@@ -325,6 +347,7 @@ class _Kernel:
                             of_second,
                             first_memo,
                             second_memo,
+                            *blind,
                         )
                     )
                     links[first].append((second, of_first))
@@ -364,8 +387,21 @@ class _Kernel:
         # goes beyond what `assign` does through `links` (every two digits of one cell support
         # all of the other's: nonconsecutive, anti-consecutive lines, …). `extras` stays whole
         # for the proof mode, which replays it to justify what the kernel removed.
-        self.active = tuple(
-            extra for extra in self.extras if extra[1] != self._pair or self._strong(extra[2])
+        # The strong ones run as one step over their cells (`_pairs`): a step per pair made a
+        # nonconsecutive board's 144 pairs half of the search's time.
+        self.strong_pairs = tuple(pair for pair in pairs if self._strong(pair))
+        merged: list[tuple[Getter, _Step, Any]] = []
+        if self.strong_pairs:
+            ends = sorted({i for pair in self.strong_pairs for i in pair.cells})
+            revisions = tuple(
+                (*pair.cells, pair.first_blind, pair.second_blind, pair)
+                for pair in self.strong_pairs
+            )
+            merged.append((getter(ends), self._pairs, revisions))
+        self.active = (
+            *(extra for extra in self.extras if extra[1] not in (self._pair, self._table)),
+            *merged,
+            *(extra for extra in self.extras if extra[1] == self._table),
         )
         self.calm: list[tuple[int, ...] | None] = [None] * len(self.active)
         # Per sandwich, its cells, their getter and its crusts' open bits (`crust_places`).
@@ -1181,9 +1217,45 @@ class _Kernel:
             support[i], alive = keep, before
         return tuple(support)
 
+    def _pairs(
+        self, cands: Masks, rows: tuple[tuple[int, int, int, int, _PairIdx], ...], masks: Any
+    ) -> int:
+        """Arc consistency on every strong two-cell table: dirty houses, or -1 on
+        contradiction. A pair is revised only when a side holds few enough digits to leave the
+        other's without support (`_blind`); `masks`, all their cells', only keep it calm."""
+        dirty, supports, restrict = 0, self._supports, self._restrict
+        for first, second, first_blind, second_blind, pair in rows:
+            a, b = cands[first], cands[second]
+            if b.bit_count() <= first_blind:  # the first cell may lose digits
+                keep = pair.second_memo.get(b)
+                if keep is None:
+                    keep = supports(b, pair.of_second, pair.second_memo)
+                if a & ~keep:
+                    changed = restrict(cands, first, keep)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+                    a = cands[first]
+            if a.bit_count() <= second_blind:  # the second may
+                keep = pair.first_memo.get(a)
+                if keep is None:
+                    keep = supports(a, pair.of_first, pair.first_memo)
+                b = cands[second]  # the first's assign may have reached it
+                if b & ~keep:
+                    changed = restrict(cands, second, keep)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+        return dirty
+
     def _pair(self, cands: Masks, pair: _PairIdx, masks: tuple[int, ...]) -> int:
         """Arc consistency on a two-cell table: each cell keeps the digits its partner allows."""
         first_mask, second_mask = masks
+        if (
+            second_mask.bit_count() > pair.first_blind
+            and first_mask.bit_count() > pair.second_blind
+        ):
+            return 0
         to_second = pair.first_memo.get(first_mask)
         if to_second is None:
             to_second = self._supports(first_mask, pair.of_first, pair.first_memo)
