@@ -125,11 +125,17 @@ def recorded_count(path: Path) -> int | None:
     return None if count is None else int(count)
 
 
-# tdoku's labelled sample (1 s of CPU) under -m slow: serg-benchmark keeps multiple solutions.
+# tdoku's labelled sample (1.0 s of CPU) and forum-hardest-1106 (0.45 s) under -m slow: hard 9x9
+# unique puzzles run by default from famous-hard-16 and top1465, multiple ones from serg-benchmark.
+FAST_SLOW_SAMPLES = {"forum-hardest-1106.txt"} | {
+    p.name for p in BUNDLED.glob("tdoku*.txt") if not p.name.endswith(".solutions.txt")
+}
+
+
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(name, marks=[pytest.mark.slow] if name.startswith("tdoku") else [])
+        pytest.param(name, marks=[pytest.mark.slow] if name in FAST_SLOW_SAMPLES else [])
         for name in sorted(
             p.name for p in BUNDLED.glob("*.txt") if not p.name.endswith(".solutions.txt")
         )
