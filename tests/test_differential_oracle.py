@@ -773,6 +773,224 @@ MAKERS["numberedroom"] = _outside("numberedroom", lambda seq, _: seq[seq[0] - 1]
 MAKERS["frame"] = _outside("frame", _frame, lambda n: n * (n + 1) // 2)
 
 
+def _three_spread(seq: list[int], _: str) -> int:
+    """Largest minus smallest of the three digits nearest the clue ("Maximin")."""
+    near = sorted(seq[:3])
+    return near[2] - near[0]
+
+
+def _three_ends(seq: list[int], _: str) -> int:
+    """Largest plus smallest of the three nearest digits ("Minimax")."""
+    near = sorted(seq[:3])
+    return near[0] + near[2]
+
+
+def _where_tallest(seq: list[int], _: str) -> int:
+    """1, 2 or 3: which of the three nearest cells holds the largest of them ("Position")."""
+    a, b, c = seq[:3]
+    return 1 if a > b and a > c else 2 if b > c else 3
+
+
+MAKERS["minmaxsum"] = _outside("minmaxsum", _three_ends, lambda n: 2 * n)
+MAKERS["minmaxdifference"] = _outside("minmaxdifference", _three_spread, lambda n: n)
+MAKERS["maxposition"] = _outside("maxposition", _where_tallest, lambda n: 4)
+
+
+def _hugged_by_evens(seq: list[int], _: str) -> int | None:
+    """Even Sandwich: a clue is any digit whose both neighbours are even; the hidden grid's
+    clue is the first such digit from the clue's side (None when there is none)."""
+    for i in range(1, len(seq) - 1):
+        if seq[i - 1] % 2 == 0 and seq[i + 1] % 2 == 0:
+            return seq[i]
+    return None
+
+
+def _next_to_top(seq: list[int], _: str) -> int:
+    """Sum Next to 9: the digits touching the board's largest digit, added."""
+    at = seq.index(len(seq))
+    return sum(seq[j] for j in (at - 1, at + 1) if 0 <= j < len(seq))
+
+
+def _even_sandwich(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
+    """Clues read as 'this digit stands between two evens' (not a function of the line: a
+    line can hug several digits, so the check tests the clue itself)."""
+    spec, _ = _outside("evensandwich", _hugged_by_evens, lambda n: n)(rng, n, s, h)
+    clues = {side: spec[side] for side in ("left", "right", "top", "bottom") if side in spec}
+
+    def check(g: Rows) -> bool:
+        for side, row in clues.items():
+            for i, clue in enumerate(row):
+                if clue:
+                    seq = line_of(g, side, i)
+                    at = seq.index(clue)
+                    if not (0 < at < n - 1 and seq[at - 1] % 2 == 0 and seq[at + 1] % 2 == 0):
+                        return False
+        return True
+
+    return spec, check
+
+
+MAKERS["evensandwich"] = _even_sandwich
+MAKERS["besidelargest"] = _outside("besidelargest", _next_to_top, lambda n: 2 * n)
+
+
+def _prefix_sums(seq: list[int]) -> set[int]:
+    return {sum(seq[:k]) for k in range(1, len(seq) + 1)}
+
+
+def _frameless(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
+    """Frameless: the first X cells sum to the clue for some X (several X may fit, so the
+    check tests the clue against every prefix sum)."""
+    spec, _ = _outside(
+        "prefixsum",
+        lambda seq, _: rng.choice(sorted(_prefix_sums(seq))),
+        lambda n: n * (n + 1) // 2,
+    )(rng, n, s, h)
+
+    def check(g: Rows) -> bool:
+        return all(
+            not clue or clue in _prefix_sums(line_of(g, side, i))
+            for side in ("left", "right", "top", "bottom")
+            for i, clue in enumerate(spec.get(side, []))
+        )
+
+    return spec, check
+
+
+def _first_climb(seq: list[int], _: str) -> int:
+    """Ascending Starters: the digits from the clue while each beats the one before, added."""
+    total, i = seq[0], 1
+    while i < len(seq) and seq[i] > seq[i - 1]:
+        total, i = total + seq[i], i + 1
+    return total
+
+
+def _longest_climb(seq: list[int], _: str) -> int:
+    """Max Ascending: the longest stretch rising away from the clue."""
+    best = cur = 1
+    for i in range(1, len(seq)):
+        cur = cur + 1 if seq[i] > seq[i - 1] else 1
+        best = max(best, cur)
+    return best
+
+
+def _longest_same_parity(seq: list[int], _: str) -> int:
+    """Max Odd/Even Run: the longest stretch all odd or all even."""
+    best = cur = 1
+    for i in range(1, len(seq)):
+        cur = cur + 1 if (seq[i] - seq[i - 1]) % 2 == 0 else 1
+        best = max(best, cur)
+    return best
+
+
+def _triples(seq: list[int]) -> set[int]:
+    return {seq[i] + seq[i + 1] + seq[i + 2] for i in range(len(seq) - 2)}
+
+
+def _triplet(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
+    """Triplet Sum: some three neighbours add up to the clue."""
+    spec, _ = _outside(
+        "tripletsum", lambda seq, _: rng.choice(sorted(_triples(seq))), lambda n: 3 * n - 3
+    )(rng, n, s, h)
+
+    def check(g: Rows) -> bool:
+        return all(
+            not clue or clue in _triples(line_of(g, side, i))
+            for side in ("left", "right", "top", "bottom")
+            for i, clue in enumerate(spec.get(side, []))
+        )
+
+    return spec, check
+
+
+MAKERS["prefixsum"] = _frameless
+
+
+def _line_cells(n: int, side: str, i: int) -> list[Pos]:
+    """Row or column i as positions, nearest the clue's side first."""
+    cells = [(i, c) for c in range(n)] if side in ("left", "right") else [(r, i) for r in range(n)]
+    return cells[::-1] if side in ("right", "bottom") else cells
+
+
+def _listed(
+    kind: str,
+    truth: Callable[[list[int], random.Random], list[int]],
+    guess: Callable[[random.Random, int], list[int]],
+    holds: Callable[[list[int], list[int]], bool],
+) -> Maker:
+    """Digit-list clues on whole rows and columns: `truth` reads a line's clue (nearest first),
+    `guess` draws a random one, `holds(line, digits)` is the wording."""
+
+    def make(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
+        clues = []
+        for _ in range(rng.randint(1, 2)):
+            side, i = rng.choice(["left", "right", "top", "bottom"]), rng.randrange(n)
+            digits = truth(line_of(s, side, i), rng) if h else guess(rng, n)
+            clues.append((side, i, digits))
+        spec = {
+            "type": kind,
+            "clues": [
+                {"cells": [name(p) for p in _line_cells(n, side, i)], "digits": digits}
+                for side, i, digits in clues
+            ],
+        }
+
+        def check(g: Rows) -> bool:
+            return all(holds(line_of(g, side, i), digits) for side, i, digits in clues)
+
+        return spec, check
+
+    return make
+
+
+def _around_top(seq: list[int]) -> list[int]:
+    at = seq.index(len(seq))
+    return sorted(seq[j] for j in (at - 1, at + 1) if 0 <= j < len(seq))
+
+
+MAKERS["besidelargestdigits"] = _listed(
+    "besidelargestdigits",
+    lambda seq, _: _around_top(seq),
+    lambda rng, n: rng.sample(range(1, n + 1), rng.randint(1, 2)),
+    lambda seq, digits: _around_top(seq) == sorted(digits),
+)
+
+
+def _some_neighbours(seq: list[int], rng: random.Random) -> list[int]:
+    i = rng.randrange(len(seq) - 1)
+    pair = [seq[i], seq[i + 1]]
+    rng.shuffle(pair)
+    return pair
+
+
+MAKERS["adjacentpair"] = _listed(
+    "adjacentpair",
+    _some_neighbours,
+    lambda rng, n: rng.sample(range(1, n + 1), 2),
+    lambda seq, d: abs(seq.index(d[0]) - seq.index(d[1])) == 1,
+)
+
+
+def _a_description(seq: list[int], rng: random.Random) -> list[int]:
+    """X Y with X in the Y-th place (Y counted from 1), in either order."""
+    y = rng.randrange(len(seq)) + 1
+    pair = [seq[y - 1], y]
+    rng.shuffle(pair)
+    return pair
+
+
+MAKERS["descriptivepair"] = _listed(
+    "descriptivepair",
+    _a_description,
+    lambda rng, n: [rng.randint(1, n), rng.randint(1, n)],
+    lambda seq, d: seq[d[1] - 1] == d[0] or seq[d[0] - 1] == d[1],
+)
+MAKERS["ascendingsum"] = _outside("ascendingsum", _first_climb, lambda n: n * (n + 1) // 2)
+MAKERS["longestascending"] = _outside("longestascending", _longest_climb, lambda n: n)
+MAKERS["paritylongest"] = _outside("paritylongest", _longest_same_parity, lambda n: n)
+MAKERS["tripletsum"] = _triplet
+
+
 @maker("greaterthan")
 def _greater(rng: random.Random, n: int, s: Rows, h: bool) -> tuple[dict[str, Any], Check]:
     pairs = []

@@ -315,6 +315,28 @@ def test_unexpressible_rule_is_refused_by_name(kind: str) -> None:
         "maxarrow": {"type": "maxarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
         "productarrow": {"type": "productarrow", "arrows": [{"bulb": ["r1c1"], "shaft": ["r2c2"]}]},
         "frame": {"type": "frame", "left": [6] + [None] * 8},
+        "minmaxsum": {"type": "minmaxsum", "left": [10] + [None] * 8},
+        "minmaxdifference": {"type": "minmaxdifference", "left": [5] + [None] * 8},
+        "maxposition": {"type": "maxposition", "left": [2] + [None] * 8},
+        "evensandwich": {"type": "evensandwich", "left": [5] + [None] * 8},
+        "besidelargest": {"type": "besidelargest", "left": [12] + [None] * 8},
+        "prefixsum": {"type": "prefixsum", "left": [10] + [None] * 8},
+        "ascendingsum": {"type": "ascendingsum", "top": [None, 7] + [None] * 7},
+        "longestascending": {"type": "longestascending", "right": [None] * 8 + [4]},
+        "paritylongest": {"type": "paritylongest", "bottom": [3] + [None] * 8},
+        "tripletsum": {"type": "tripletsum", "left": [None, 20] + [None] * 7},
+        "besidelargestdigits": {
+            "type": "besidelargestdigits",
+            "clues": [{"cells": [f"r1c{c}" for c in range(1, 10)], "digits": [4, 8]}],
+        },
+        "adjacentpair": {
+            "type": "adjacentpair",
+            "clues": [{"cells": [f"r1c{c}" for c in range(1, 10)], "digits": [7, 8]}],
+        },
+        "descriptivepair": {
+            "type": "descriptivepair",
+            "clues": [{"cells": [f"r1c{c}" for c in range(1, 10)], "digits": [3, 6]}],
+        },
     }
     puzzle = Puzzle.empty(Shape(3, 3), [make_rule(examples[kind], Shape(3, 3))])
     with pytest.raises(PuzzleError, match=f"rule '{kind}' cannot be written"):

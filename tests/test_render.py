@@ -77,6 +77,28 @@ MORE_EXAMPLES: dict[str, dict[str, Any]] = {
         "left": [6] + [None] * 8,
         "bottom": [None] * 5 + [11, None, None, None],
     },
+    "minmaxsum": {"type": "minmaxsum", "left": [10] + [None] * 8},
+    "minmaxdifference": {"type": "minmaxdifference", "top": [None, 5] + [None] * 7},
+    "maxposition": {"type": "maxposition", "right": [None] * 8 + [2]},
+    "evensandwich": {"type": "evensandwich", "top": [5] + [None] * 8},
+    "besidelargest": {"type": "besidelargest", "bottom": [None] * 4 + [12] + [None] * 4},
+    "prefixsum": {"type": "prefixsum", "left": [10] + [None] * 8},
+    "ascendingsum": {"type": "ascendingsum", "top": [None, 7] + [None] * 7},
+    "longestascending": {"type": "longestascending", "right": [None] * 8 + [4]},
+    "paritylongest": {"type": "paritylongest", "bottom": [3] + [None] * 8},
+    "tripletsum": {"type": "tripletsum", "left": [None, 20] + [None] * 7},
+    "besidelargestdigits": {
+        "type": "besidelargestdigits",
+        "clues": [{"cells": [f"r1c{c}" for c in range(1, 10)], "digits": [4, 8]}],
+    },
+    "adjacentpair": {
+        "type": "adjacentpair",
+        "clues": [{"cells": [f"r{r}c9" for r in range(9, 0, -1)], "digits": [7, 8]}],
+    },
+    "descriptivepair": {
+        "type": "descriptivepair",
+        "clues": [{"cells": [f"r2c{c}" for c in range(9, 0, -1)], "digits": [3, 6]}],
+    },
 }
 ALL_EXAMPLES = {**{kind: spec for kind, (spec, _) in EXAMPLES.items()}, **MORE_EXAMPLES}
 

@@ -132,8 +132,11 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         choices=sorted(OUTSIDE_KEYS),
         metavar="TYPE",
         help="f-puzzles, SudokuPad: numbers written beside the grid are clues of TYPE (frame, "
-        "sandwich, skyscraper, xsum, numberedroom; contains: digits among the first three "
-        "cells), as the rules text says",
+        "sandwich, skyscraper, xsum, numberedroom; of the three nearest digits: minmaxsum, "
+        "minmaxdifference, maxposition; evensandwich: the clue's digit between evens; "
+        "besidelargest: the sum beside the n; runs: prefixsum, ascendingsum, longestascending, "
+        "paritylongest, tripletsum; digit lists: contains (among the first three cells), "
+        "besidelargestdigits, adjacentpair, descriptivepair), as the rules text says",
     )
     parser.add_argument(
         "--plugin",

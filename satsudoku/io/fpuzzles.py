@@ -714,6 +714,25 @@ def _outside_contains(value: Any, size: int) -> list[dict[str, Any]]:
     return _quadruple(entries, size)
 
 
+def _line_digits(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
+    """`[{cell: "R0C3", value: "4 8"}, …]` → one `kind` rule: each clue's whole row or column
+    from its side, and its digits."""
+
+    def translate(value: Any, size: int) -> list[dict[str, Any]]:
+        clues = []
+        for entry in value:
+            side, index = outside_side(str(entry["cell"]), size)
+            line = range(size) if side in ("top", "left") else range(size - 1, -1, -1)
+            if side in ("top", "bottom"):
+                cells = [f"R{r + 1}C{index + 1}" for r in line]
+            else:
+                cells = [f"R{index + 1}C{c + 1}" for c in line]
+            clues.append({"cells": cells, "digits": [int(d) for d in str(entry["value"]).split()]})
+        return [{"type": kind, "clues": clues}] if clues else []
+
+    return translate
+
+
 def _mark_candidates(value: Any, size: int) -> list[dict[str, Any]]:
     """`[{cells: [...], values: [digits a cell may hold]}, …]` (marks between cells: the
     largest digit, digits excluded) → one givencandidates rule, each cell its digits common to
@@ -845,12 +864,26 @@ _TRANSLATE: dict[str, Callable[[Any, int], list[dict[str, Any]]]] = {
     "clone": _clone,
     "xsum": outside_rule("xsum"),
     "skyscraper": outside_rule("skyscraper"),
-    # Not f-puzzles keys: where `--outside frame|numberedroom` puts the numbers it reads
+    # Not f-puzzles keys: where `--outside frame|numberedroom|minmaxsum|…` puts the numbers it reads
     # beside the grid (f-puzzles text, SudokuPad text), as xsum and skyscraper clues are kept.
     "frame": outside_rule("frame"),
     "numberedroom": outside_rule("numberedroom"),
+    "minmaxsum": outside_rule("minmaxsum"),
+    "minmaxdifference": outside_rule("minmaxdifference"),
+    "maxposition": outside_rule("maxposition"),
+    "evensandwich": outside_rule("evensandwich"),
+    "besidelargest": outside_rule("besidelargest"),
+    "prefixsum": outside_rule("prefixsum"),
+    "ascendingsum": outside_rule("ascendingsum"),
+    "longestascending": outside_rule("longestascending"),
+    "paritylongest": outside_rule("paritylongest"),
+    "tripletsum": outside_rule("tripletsum"),
     # and where `--outside contains` puts its digit lists: quadruples of the nearest cells;
     "outsidecontains": _outside_contains,
+    # and where `--outside besidelargestdigits|adjacentpair|descriptivepair` puts its lists;
+    "besidelargestdigits": _line_digits("besidelargestdigits"),
+    "adjacentpair": _line_digits("adjacentpair"),
+    "descriptivepair": _line_digits("descriptivepair"),
     # where `--cell COLOUR=largest|excludes` puts the digits a mark's cells may hold;
     "markcandidates": _mark_candidates,
     # where `--line COLOUR=parityline` puts its lines (no f-puzzles tool draws them).

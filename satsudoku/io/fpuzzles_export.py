@@ -23,6 +23,7 @@ FPUZZLES_LINK = "https://www.f-puzzles.com/?load="
 # "Open in SudokuPad" and puzzle hubs write links of this form.
 SUDOKUPAD_LINK = "https://sudokupad.app/fpuzzles"
 
+_TEXT_CLUE = "f-puzzles has no such clue (its setters write them as text beside the grid)"
 # Rule types f-puzzles (with rangsk's Fpuzzles-NewConstraints tools, which setters use) has no
 # constraint for; a drawing would carry their meaning only in the rules text.
 UNEXPRESSIBLE: dict[str, str] = {
@@ -39,6 +40,19 @@ UNEXPRESSIBLE: dict[str, str] = {
     "greaterthan": "f-puzzles has no inequality sign",
     "countingcircles": "f-puzzles has no counting circle",
     "frame": "f-puzzles has no frame clue (its setters write them as text beside the grid)",
+    "minmaxsum": _TEXT_CLUE,
+    "minmaxdifference": _TEXT_CLUE,
+    "maxposition": _TEXT_CLUE,
+    "evensandwich": _TEXT_CLUE,
+    "besidelargest": _TEXT_CLUE,
+    "prefixsum": _TEXT_CLUE,
+    "ascendingsum": _TEXT_CLUE,
+    "longestascending": _TEXT_CLUE,
+    "paritylongest": _TEXT_CLUE,
+    "tripletsum": _TEXT_CLUE,
+    "besidelargestdigits": _TEXT_CLUE,
+    "adjacentpair": _TEXT_CLUE,
+    "descriptivepair": _TEXT_CLUE,
     "maxarrow": "f-puzzles has no maximum arrow (the key is Nickleaton/sudoku's files')",
     "productarrow": "f-puzzles has no product arrow (the key is Nickleaton/sudoku's files')",
 }

@@ -18,7 +18,10 @@ from satsudoku.rules import Rule
 
 GIVEN_INK, SOLUTION_INK = "#000000", "#1E5FD8"
 # Rules with clues beside the grid get a margin a cell wide for them; others a narrow one.
-OUTSIDE = {"sandwich", "xsum", "skyscraper", "numberedroom", "littlekiller"}
+OUTSIDE = {"sandwich", "xsum", "skyscraper", "numberedroom", "littlekiller", "frame"}
+OUTSIDE |= {"minmaxsum", "minmaxdifference", "maxposition", "evensandwich", "besidelargest"}
+OUTSIDE |= {"prefixsum", "ascendingsum", "longestascending", "paritylongest", "tripletsum"}
+OUTSIDE |= {"besidelargestdigits", "adjacentpair", "descriptivepair"}
 
 
 def render_svg(

@@ -495,6 +495,16 @@ def _outside(kind: str) -> Drawer:
     return draw
 
 
+def _line_digits(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
+    """A clue's digits in the margin cell before its line's first cell."""
+    for clue in spec.get("clues", []):
+        first, second = (parse_cell(name, scene.shape, "cells") for name in clue["cells"][:2])
+        outside = (2 * first[0] - second[0], 2 * first[1] - second[1])
+        digits = " ".join(str(d) for d in clue["digits"])
+        label = text(scene.canvas.centre(outside), digits, 0.3 * CELL, class_="clue digits")
+        scene.add(Layer.CLUES, label)
+
+
 def _little_killer(scene: Scene, spec: Mapping[str, Any], rule: Rule) -> None:
     """The sum beside the grid where the diagonal starts, with a small arrow along it."""
     n = scene.shape.size
@@ -588,6 +598,19 @@ DRAWERS: dict[str, Drawer] = {
     "skyscraper": _outside("skyscraper"),
     "numberedroom": _outside("numberedroom"),
     "frame": _outside("frame"),
+    "minmaxsum": _outside("minmaxsum"),
+    "minmaxdifference": _outside("minmaxdifference"),
+    "maxposition": _outside("maxposition"),
+    "evensandwich": _outside("evensandwich"),
+    "besidelargest": _outside("besidelargest"),
+    "prefixsum": _outside("prefixsum"),
+    "ascendingsum": _outside("ascendingsum"),
+    "longestascending": _outside("longestascending"),
+    "paritylongest": _outside("paritylongest"),
+    "tripletsum": _outside("tripletsum"),
+    "besidelargestdigits": _line_digits,
+    "adjacentpair": _line_digits,
+    "descriptivepair": _line_digits,
     "arrow": _arrow,
     "maxarrow": _marked_arrow("max", "maxarrow"),
     "productarrow": _marked_arrow("\u00d7", "productarrow"),

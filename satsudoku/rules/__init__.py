@@ -116,6 +116,7 @@ def _load_builtin_rules() -> None:
     the installed plugins: every `satsudoku.rules` entry point is loaded once."""
     global _entry_points_loaded
     from satsudoku.rules import (  # noqa: F401
+        beside,
         bulbs,
         cages,
         candidates,
@@ -127,10 +128,13 @@ def _load_builtin_rules() -> None:
         groups,
         indexers,
         inequalities,
+        linedigits,
         lines,
         linesets,
         linesums,
+        nearest,
         outside,
+        runs,
         sums,
     )
 

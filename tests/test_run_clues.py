@@ -1,0 +1,185 @@
+"""`prefixsum`, `ascendingsum`, `longestascending`, `paritylongest`, `tripletsum` (`--outside
+TYPE`): clues about runs along a row or column, counted on every 4x4 grid against predicates
+written here from the rules texts, and the published puzzles read as their texts mean them."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from satsudoku.backends import get_backend
+from satsudoku.errors import PuzzleError
+from satsudoku.grid import Shape
+from satsudoku.io import read_text
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
+from satsudoku.rules import make_rule
+from satsudoku.verify import violations
+from tests.mirrors import nickleaton
+from tests.test_differential_oracle import all_grids, line_of
+
+BACKENDS = ["bitmask", "sat", "cpsat"]
+SIDES = ("left", "right", "top", "bottom")
+
+
+def _frameless(line: list[int], clue: int) -> bool:
+    """ "the first X cells in that direction must sum to the value of that clue" (some X)"""
+    return any(sum(line[:x]) == clue for x in range(1, len(line) + 1))
+
+
+def _ascending_starter(line: list[int], clue: int) -> bool:
+    """ "the sum of the run of increasing digits ... that starts in the cell closest" """
+    run = [line[0]]
+    for d in line[1:]:
+        if d < run[-1]:
+            break
+        run.append(d)
+    return sum(run) == clue
+
+
+def _runs(line: list[int], same: Any) -> list[int]:
+    """Lengths of the maximal stretches whose neighbours `same` links."""
+    lengths = [1]
+    for a, b in zip(line, line[1:], strict=False):
+        if same(a, b):
+            lengths[-1] += 1
+        else:
+            lengths.append(1)
+    return lengths
+
+
+def _max_ascending(line: list[int], clue: int) -> bool:
+    """ "the length of the longest contiguous run of increasing digits ... from the clue" """
+    return max(_runs(line, lambda a, b: a < b)) == clue
+
+
+def _max_parity_run(line: list[int], clue: int) -> bool:
+    """ "the longest run of sequential cells ... either all odd or all even" """
+    return max(_runs(line, lambda a, b: a % 2 == b % 2)) == clue
+
+
+def _triplet(line: list[int], clue: int) -> bool:
+    """ "three consecutive cells somewhere in that row or column which sum to the clue" """
+    return clue in {sum(line[i : i + 3]) for i in range(len(line) - 2)}
+
+
+# kind: (predicate, the highest clue on a 4x4)
+ORACLES = {
+    "prefixsum": (_frameless, 10),
+    "ascendingsum": (_ascending_starter, 10),
+    "longestascending": (_max_ascending, 4),
+    "paritylongest": (_max_parity_run, 4),
+    "tripletsum": (_triplet, 9),
+}
+
+
+def _count(kind: str, clues: dict[str, list[int]]) -> int:
+    holds = ORACLES[kind][0]
+    return sum(
+        all(
+            not clue or holds(list(line_of(grid, side, i)), clue)
+            for side, row in clues.items()
+            for i, clue in enumerate(row)
+        )
+        for grid in all_grids(4)
+    )
+
+
+def _assert_counts(kind: str, clues: dict[str, list[int]]) -> int:
+    shape = Shape(2, 2)
+    puzzle = Puzzle.empty(shape, [make_rule({"type": kind, **clues}, shape)])
+    want = _count(kind, clues)
+    for name in BACKENDS:
+        got = get_backend(name).solve(puzzle, limit=want + 1).count
+        assert got == want, f"{name}: {kind} {clues}: {got} != {want}"
+    return want
+
+
+# A row and a column clue some grids meet, then clues none meets (a row starting with 1 from
+# both ends; rising 1 2 3 4 from both ends; rising 4 long from the left but 2 from the right;
+# on a 4x4 no parity run is 3 long, and three neighbours add up to 6 at least).
+CASES = {
+    "prefixsum": [
+        {"left": [0, 3, 0, 0], "bottom": [0, 0, 7, 0]},
+        {"left": [1, 0, 0, 0], "right": [1, 0, 0, 0]},
+    ],
+    "ascendingsum": [
+        {"right": [0, 7, 0, 0], "top": [4, 0, 0, 0]},
+        {"left": [0, 10, 0, 0], "right": [0, 10, 0, 0]},
+    ],
+    "longestascending": [
+        {"left": [0, 2, 0, 0], "top": [3, 0, 0, 0]},
+        {"left": [4, 0, 0, 0], "right": [2, 0, 0, 0]},
+    ],
+    "paritylongest": [{"left": [2, 0, 0, 0], "bottom": [0, 1, 0, 0]}, {"top": [0, 0, 3, 0]}],
+    "tripletsum": [{"left": [0, 8, 0, 0], "top": [0, 0, 6, 0]}, {"right": [5, 0, 0, 0]}],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_clues_count_as_the_rules_text_on_4x4(kind: str) -> None:
+    met, unmet = (_assert_counts(kind, clues) for clues in CASES[kind])
+    assert met > 0 and unmet == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(ORACLES))
+def test_every_clue_value_on_every_side_counts_as_the_oracle(kind: str) -> None:
+    for side_index, side in enumerate(SIDES):
+        for clue in range(1, ORACLES[kind][1] + 1):
+            row = [0] * 4
+            row[(clue + side_index) % 4] = clue
+            _assert_counts(kind, {side: row})
+
+
+@pytest.mark.parametrize(
+    ("kind", "clue"),
+    [
+        ("prefixsum", 46),
+        ("ascendingsum", 46),
+        ("longestascending", 10),
+        ("paritylongest", 10),
+        ("tripletsum", 25),
+    ],
+)
+def test_a_clue_above_the_highest_is_refused(kind: str, clue: int) -> None:
+    with pytest.raises(PuzzleError, match=kind):
+        make_rule({"type": kind, "left": [clue] + [0] * 8}, Shape(3, 3))
+
+
+@pytest.mark.parametrize(("kind", "clue"), [("tripletsum", 90), ("ascendingsum", 1000)])
+def test_a_64x64_clue_too_large_to_unroll_is_refused(kind: str, clue: int) -> None:
+    shape = Shape(8, 8)
+    puzzle = Puzzle.empty(shape, [make_rule({"type": kind, "left": [clue] + [0] * 63}, shape)])
+    start = time.process_time()
+    with pytest.raises(PuzzleError, match="transitions"):
+        get_backend("sat").solve(puzzle, limit=2)
+    assert time.process_time() - start < 10  # generous: it stops at the budget
+
+
+# The published puzzles (Nickleaton/sudoku, MIT), none with a stored solution: name, TYPE.
+PUBLISHED = [
+    ("2ftcuu55", "prefixsum"),  # "Frameless"
+    ("23x6hppz", "ascendingsum"),  # "Ascending Starters"
+    ("23ndgmls", "longestascending"),  # "Max Ascending"
+    ("ykyg5ktn", "paritylongest"),  # "Max Odd/Even Run"
+    ("y6gmulvs", "tripletsum"),  # "Triplet Sum"
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "kind"), PUBLISHED)
+def test_the_published_puzzles_are_unique(name: str, kind: str) -> None:
+    data: dict[str, Any] = nickleaton(name)
+    assert "solution" not in data
+    (puzzle,) = read_text(json.dumps(data), outside=kind)
+    grids = set()
+    for backend in BACKENDS:
+        result = get_backend(backend).solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE, backend
+        assert result.solution is not None and violations(puzzle, result.solution) == []
+        grids.add(result.solution.values)
+    assert len(grids) == 1
