@@ -4,21 +4,16 @@ rules texts, and the published puzzles read as their rules texts mean them."""
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Any
 
 import pytest
 
 from satsudoku.backends import get_backend
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Shape
-from satsudoku.io import read_text
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Status
 from satsudoku.rules import make_rule
-from satsudoku.verify import violations
-from tests.mirrors import nickleaton
+from tests.mirrors import assert_published_unique
 from tests.test_differential_oracle import all_grids, line_of
 
 BACKENDS = ["bitmask", "sat", "cpsat"]
@@ -126,17 +121,4 @@ PUBLISHED = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "kind"), PUBLISHED)
 def test_the_published_puzzles_are_unique_with_their_solution(name: str, kind: str) -> None:
-    data: dict[str, Any] = nickleaton(name)
-    stored = data.pop("solution", None)
-    (puzzle,) = read_text(json.dumps(data), outside=kind)
-    grids = set()
-    for backend in BACKENDS:
-        result = get_backend(backend).solve(puzzle, limit=2)
-        assert result.status is Status.UNIQUE, backend
-        assert result.solution is not None and violations(puzzle, result.solution) == []
-        grids.add(result.solution.values)
-    assert len(grids) == 1
-    if stored is not None:
-        assert list(grids.pop()) == stored
-        data["solution"] = stored
-        read_text(json.dumps(data), outside=kind)  # the stored solution meets every clue read
+    assert_published_unique(name, outside=kind)
