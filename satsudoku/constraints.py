@@ -237,6 +237,43 @@ def table_of(cells: tuple[Cell, ...], holds: Callable[..., bool], size: int) -> 
     return Table(cells, frozenset(rows))
 
 
+# Layouts of one sandwich clue (crust positions and the digit set between): a 9×9 clue has at
+# most 70, a 16×16 one 5,902; a 25×25 clue near the middle of its range has millions, which no
+# backend could post (each layout is a selector with a clause or a table entry per cell).
+MAX_SANDWICH_LAYOUTS = 50_000
+
+
+def _sets_of_sum(items: Sequence[int], k: int, total: int) -> Iterator[tuple[int, ...]]:
+    """The k-subsets of the ascending `items` that add up to `total`, in lexicographic order.
+    A branch is entered only when the digits left can still reach the total both ways."""
+    n = len(items)
+    prefix = [0, *itertools.accumulate(items)]
+    chosen: list[int] = []
+    steps = 0
+
+    def walk(start: int, left: int, need: int) -> Iterator[tuple[int, ...]]:
+        nonlocal steps
+        if left == 0:
+            if need == 0:
+                yield tuple(chosen)
+            return
+        most_after = prefix[n] - prefix[n - left + 1]  # the left-1 largest items
+        for i in range(start, n - left + 1):
+            steps += 1
+            if steps % 4096 == 0:
+                check_building()
+            rest = need - items[i]
+            if rest < prefix[i + left] - prefix[i + 1]:  # even the smallest after i overshoot
+                return
+            if rest > most_after:
+                continue
+            chosen.append(items[i])
+            yield from walk(i + 1, left - 1, rest)
+            chosen.pop()
+
+    yield from walk(0, k, total)
+
+
 def _check_space(count: int, what: str) -> None:
     if count > MAX_TABLE:
         raise TableTooLargeError(
@@ -464,6 +501,32 @@ class Sandwich:
             return True
         return _sandwich_total(tuple(placed), self.low, self.high) == self.total
 
+    def gap_sets(self, size: int) -> list[tuple[Digit, ...]]:
+        """Every digit set that can lie between the crusts and make the total, by size, then
+        in lexicographic order (as `itertools.combinations` gives them).
+
+        Found by a search that never enters a branch whose least or greatest reachable sum
+        misses the total, so its work follows the sets it finds, not the 2^(n-2) subsets of
+        the other digits (a 25×25 row took minutes); the deadline is read as it goes, and a
+        clue with more than MAX_SANDWICH_LAYOUTS layouts is refused (`layouts`).
+        """
+        width = len(self.cells)
+        if not (1 <= self.low <= size and 1 <= self.high <= size):
+            return []
+        inner = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
+        found: list[tuple[Digit, ...]] = []
+        places = 0  # layouts so far: 2 per set and position of its gap
+        for k in range(min(len(inner), width - 2) + 1):
+            for between in _sets_of_sum(inner, k, self.total):
+                found.append(between)
+                places += 2 * (width - k - 1)
+                if places > MAX_SANDWICH_LAYOUTS:
+                    raise TableTooLargeError(
+                        f"{self}: more than {MAX_SANDWICH_LAYOUTS:,} ways to place its crusts "
+                        "and the digits between them, too large to post"
+                    )
+        return found
+
     def layouts(self, size: int) -> list[tuple[int, int, tuple[Digit, ...]]]:
         """Every (position of low, position of high, digit set between) that fits the total.
 
@@ -472,17 +535,12 @@ class Sandwich:
         when a crust is off the board (equal crusts are refused on construction).
         """
         width = len(self.cells)
-        if not (1 <= self.low <= size and 1 <= self.high <= size):
-            return []
-        inner = [d for d in range(1, size + 1) if d not in (self.low, self.high)]
         out: list[tuple[int, int, tuple[Digit, ...]]] = []
-        for k in range(min(len(inner), width - 2) + 1):
-            for between in itertools.combinations(inner, k):
-                if sum(between) != self.total:
-                    continue
-                for i in range(width - k - 1):
-                    out.append((i, i + k + 1, between))
-                    out.append((i + k + 1, i, between))
+        for between in self.gap_sets(size):
+            k = len(between)
+            for i in range(width - k - 1):
+                out.append((i, i + k + 1, between))
+                out.append((i + k + 1, i, between))
         return out
 
     def layout_digits(self, size: int) -> list[tuple[frozenset[Digit], ...]]:

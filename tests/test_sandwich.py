@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -314,3 +315,53 @@ def test_a_sandwich_needs_two_different_crusts() -> None:
     """check() would read an empty 'between' and accept total 0, which no backend posts."""
     with pytest.raises(PuzzleError, match="two different crust digits"):
         Sandwich(((0, 0), (0, 1), (0, 2), (0, 3)), 0, 2, 2)
+
+
+@pytest.mark.parametrize("size", [6, 9, 12])
+def test_gap_sets_are_every_subset_that_makes_the_total(size: int) -> None:
+    """`gap_sets` prunes its search on reachable sums: it must still give exactly the k-subsets
+    of the other digits that add up to the total, sizes in order and each once, for every
+    total (a short line keeps only the gaps that fit), and other crust digits than 1 and n."""
+    for low, high, width in ((1, size, size), (2, size - 1, size), (1, size, size - 2)):
+        inner = [d for d in range(1, size + 1) if d not in (low, high)]
+        cells = tuple((0, c) for c in range(width))
+        for total in range(sum(inner) + 2):
+            expected = [
+                between
+                for k in range(min(len(inner), width - 2) + 1)
+                for between in itertools.combinations(inner, k)
+                if sum(between) == total
+            ]
+            assert Sandwich(cells, total, low, high).gap_sets(size) == expected, total
+
+
+@pytest.mark.parametrize(
+    "backend",  # the other backends build a 25x25 board first: 1.5-5 s of CPU, under -m slow
+    ["bitmask", *(pytest.param(b, marks=pytest.mark.slow) for b in ("sat", "cpsat", "mip"))],
+)
+def test_a_25x25_clue_with_millions_of_layouts_is_refused_at_once(backend: str) -> None:
+    """A 25×25 row clue of 150 has millions of (crust places, digit set) layouts: building
+    them all ran for minutes and ignored --timeout. Counting as they are found stops at
+    MAX_SANDWICH_LAYOUTS with one error naming the clue, whatever the backend."""
+    shape = Shape(5, 5)
+    rule = make_rule({"type": "sandwich", "rows": [150] + [None] * 24}, shape)
+    started = time.process_time()
+    with pytest.raises(TableTooLargeError, match=r"sandwich\(r1c1\.\.r1c25\) = 150: more than"):
+        get_backend(backend).solve(Puzzle.empty(shape, (rule,)), limit=2, timeout=30)
+    assert time.process_time() - started < 10  # was minutes on every backend
+
+
+@pytest.mark.slow  # 8 s of CPU, most of it sat encoding a 25x25
+def test_a_25x25_clue_near_its_ends_is_posted_and_solved() -> None:
+    """Clues near 0 or the most a row can hold have few layouts: posted, and a 25×25 grid
+    with two of them comes out satisfiable on bitmask and sat with a verified grid."""
+    shape = Shape(5, 5)
+    spec = {"type": "sandwich", "rows": [0, sum(range(2, 25))] + [None] * 23}
+    puzzle = Puzzle.empty(shape, (make_rule(spec, shape),))
+    for backend in ("bitmask", "sat"):
+        result = get_backend(backend).solve(puzzle, limit=1, timeout=60)
+        assert result.solution is not None, backend
+        first, second = result.solution.values[:25], result.solution.values[25:50]
+        assert abs(first.index(1) - first.index(25)) == 1  # 0: the crusts touch
+        assert {first.index(1), first.index(25)} != {0, 24}
+        assert {second.index(1), second.index(25)} == {0, 24}  # everything else between

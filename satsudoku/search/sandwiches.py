@@ -27,6 +27,7 @@ from operator import and_, or_
 
 from satsudoku.bits import bit_indices
 from satsudoku.constraints import Sandwich
+from satsudoku.deadline import check_building
 from satsudoku.getters import Getter, getter
 
 _MEMO = 1 << 13  # entries per memo (a memo of a 9-cell line's masks holds at most 2^9)
@@ -131,11 +132,10 @@ class SandwichLine:
         sets: list[int] = []
         by_size: dict[int, int] = {}  # gap length -> its sets as bits over `sets`
         if low and high:
-            for k in range(min(len(inner), width - 2) + 1):
-                for between in itertools.combinations(inner, k):
-                    if sum(between) == sandwich.total:
-                        by_size[k] = by_size.get(k, 0) | 1 << len(sets)
-                        sets.append(sum(bit[d - 1] for d in between))
+            for between in sandwich.gap_sets(n):  # by size (the gap's length), each once
+                k = len(between)
+                by_size[k] = by_size.get(k, 0) | 1 << len(sets)
+                sets.append(sum(bit[d - 1] for d in between))
         size = sum(bit).bit_length()
         ones = (1 << size) - 1
 
@@ -144,6 +144,7 @@ class SandwichLine:
 
         gaps: list[list[_Gap | None]] = [[None] * width for _ in range(width)]
         for a, b in itertools.permutations(range(width), 2):
+            check_building()  # a 64-cell line has 4,032 pairs of crust positions
             first, last = sorted((a, b))
             sizes = by_size.get(last - first - 1, 0)
             if sizes:
