@@ -21,7 +21,7 @@ from satsudoku.search.kernel import (
     _Kernel,
     _kernel_for,
 )
-from satsudoku.search.probe import probe
+from satsudoku.search.probe import Known, probe
 
 __all__ = ["BitmaskBackend"]
 
@@ -227,6 +227,8 @@ class BitmaskBackend:
         count conflicts: a run still descending without failing is never cut) stopped it."""
         stack = [root]
         depths = [0]  # per stacked node, its depth (probing is for shallow nodes)
+        # Per stacked node, its parent's probe outcomes (`search.probe`'s `known`), if probed.
+        knowns: list[Known | None] = [None]
         # Killer cages below _RESTART_FROM (where conflict scores are used, too).
         probing = search.scores is not None and kernel.killer_cages > 0
         assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
@@ -250,17 +252,15 @@ class BitmaskBackend:
                 return False
             cands = stack.pop()
             depth = depths.pop()
+            inherited = knowns.pop()
             search.nodes += 1
-            if (
-                probing
-                and depth <= _PROBE_DEPTH
-                and probe(
-                    kernel, cands, locked, widest=_PROBE_WIDEST_BELOW if depth else _PROBE_WIDEST
-                )
-                < 0
-            ):
-                search.backtracks += 1  # the node has no solution
-                continue
+            known: Known | None = None
+            if probing and depth <= _PROBE_DEPTH:
+                known = {} if inherited is None else dict(inherited)
+                widest = _PROBE_WIDEST_BELOW if depth else _PROBE_WIDEST
+                if probe(kernel, cands, locked, widest=widest, known=known) < 0:
+                    search.backtracks += 1  # the node has no solution
+                    continue
             best = branch_cell(cands) if scores is None else branch_scored(cands, scores)
             if best < 0:
                 found.setdefault(tuple(cands), cands)
@@ -295,6 +295,7 @@ class BitmaskBackend:
                 rng.shuffle(children)
             stack.extend(children)
             depths.extend([depth + 1] * len(children))
+            knowns.extend([known if depth < _PROBE_DEPTH else None] * len(children))
         return True
 
     @staticmethod

@@ -15,7 +15,7 @@ the proof mode cannot replay it (a trial is a whole propagation, not one clause)
 
 from __future__ import annotations
 
-from operator import or_
+from operator import and_, invert, or_
 from typing import TYPE_CHECKING
 
 from satsudoku.deadline import check_building
@@ -23,17 +23,30 @@ from satsudoku.deadline import check_building
 if TYPE_CHECKING:
     from satsudoku.search.kernel import Masks, _Kernel
 
+# A trial's outcome, by (cell, open bit): its settled masks and their open bits, as found at
+# this node or an ancestor (every solution under the node and the trial lies within them).
+Known = dict[tuple[int, int], tuple[list[int], list[int]]]
+
 WIDEST = 3  # cells of at most this many candidates are probed
 # Trials per node at most: a bound on one node's cost on boards with many narrow cells.
 BUDGET = 2000
 
 
 def probe(
-    kernel: _Kernel, cands: Masks, locked: bool, budget: int = BUDGET, widest: int = WIDEST
+    kernel: _Kernel,
+    cands: Masks,
+    locked: bool,
+    budget: int = BUDGET,
+    widest: int = WIDEST,
+    known: Known | None = None,
 ) -> int:
     """Probe the open cells of 2..`widest` candidates, fewest first, pass after pass until one
     narrows nothing or `budget` trials have run, narrowing `cands` in place (`locked` as in
-    `settle`). Returns the trials run, or -1 when the node has no solution."""
+    `settle`). Returns the trials run, or -1 when the node has no solution.
+
+    `known` (this node's own copy of its parent's, filled in here) holds earlier outcomes of
+    the same trials: a later pass, or a node below, starts a trial from its earlier outcome
+    cut down to today's masks (`_resume`), so only what changed since is propagated again."""
     guard, open_bits = kernel.guard, kernel.open_bits
     assign, settle = kernel.assign, kernel.settle
     trials = 0
@@ -44,6 +57,7 @@ def probe(
         order = sorted(
             (c, i) for i, c in enumerate(counts) if 2 <= c <= widest and not cands[i] & guard
         )
+        outside: list[int] | None = None  # per cell, the open bits it has lost (None: stale)
         for _, i in order:
             mask = cands[i]
             if trials >= budget or mask & guard or mask.bit_count() < 2:
@@ -54,11 +68,22 @@ def probe(
                 mask ^= bit
                 trials += 1
                 check_building()  # a node's probes take up to ~1 s: the deadline comes first
-                child = cands.copy()
-                dirty = assign(child, i, bit)
-                if dirty < 0 or not settle(child, dirty, locked):
-                    continue
-                opened = list(map(open_bits, child))
+                before = known.get((i, bit)) if known is not None else None
+                if before is None:
+                    child = cands.copy()
+                    dirty = assign(child, i, bit)
+                    if dirty < 0 or not settle(child, dirty, locked):
+                        continue
+                    opened = list(map(open_bits, child))
+                else:
+                    if outside is None:
+                        outside = list(map(invert, map(open_bits, cands)))
+                    resumed = _resume(kernel, before, outside, locked)
+                    if resumed is None:
+                        continue
+                    child, opened = resumed
+                if known is not None:
+                    known[(i, bit)] = (child, opened)
                 union = opened if union is None else list(map(or_, union, opened))
             if union is None:
                 return -1  # every digit of cell i fails
@@ -72,6 +97,36 @@ def probe(
                     dirty |= narrowed
             if dirty:
                 changed = True
+                outside = None
                 if not settle(cands, dirty, locked):
                     return -1
     return trials
+
+
+def _resume(
+    kernel: _Kernel, before: tuple[list[int], list[int]], outside: list[int], locked: bool
+) -> tuple[list[int], list[int]] | None:
+    """A trial's outcome now, from its earlier one (`before`: masks, open bits) and the open
+    bits the node's cells have lost since (`outside`, as ~open bits): the earlier outcome
+    itself when it lost nothing (a fixpoint stays one), else it cut down and settled again.
+    None when the trial fails now.
+
+    The earlier outcome holds every solution of the trial at an ancestor, so its cut holds
+    every one of the trial here, and it is a tighter start than a fresh trial's."""
+    masks, opened = before
+    lost = list(map(and_, opened, outside))
+    if not any(lost):
+        return before
+    child = masks.copy()
+    dirty = 0
+    for j, gone in enumerate(lost):
+        if gone:
+            # Read now: an earlier cut may have placed or narrowed the cell. A placed digit that
+            # the node has lost fails the trial; an open cell keeps what the node still allows.
+            changed = kernel._restrict(child, j, ~outside[j] & kernel.full)
+            if changed < 0:
+                return None
+            dirty |= changed
+    if dirty and not kernel.settle(child, dirty, locked):
+        return None
+    return child, list(map(kernel.open_bits, child))
