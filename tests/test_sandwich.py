@@ -365,3 +365,12 @@ def test_a_25x25_clue_near_its_ends_is_posted_and_solved() -> None:
         assert abs(first.index(1) - first.index(25)) == 1  # 0: the crusts touch
         assert {first.index(1), first.index(25)} != {0, 24}
         assert {second.index(1), second.index(25)} == {0, 24}  # everything else between
+
+
+def test_a_sandwich_on_a_1x1_board_is_refused_naming_the_rule(tmp_path: Path) -> None:
+    """On a 1x1 board the crusts 1 and n are one digit: refused as the rule's, with the file,
+    not as a bare constraint error."""
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"size": 1, "rules": [{"type": "sandwich", "rows": [0]}]}))
+    with pytest.raises(PuzzleError, match=r"rule 'sandwich': needs a board of at least 2x2"):
+        read_puzzles(path)

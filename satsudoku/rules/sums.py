@@ -131,6 +131,13 @@ class SandwichRule(Declared):
     rows: tuple[int | None, ...] = spec(SANDWICH_CLUES, absent=NO_CLUES)
     cols: tuple[int | None, ...] = spec(SANDWICH_CLUES, absent=NO_CLUES)
 
+    @classmethod
+    def admit(cls, shape: Shape) -> None:
+        if shape.size < 2:  # its crusts, 1 and n, would be one digit
+            raise PuzzleError(
+                f"needs a board of at least 2x2 (crusts 1 and n), not {shape.size}x{shape.size}"
+            )
+
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
         n = shape.size
         lines = list(shape.rows()), list(shape.columns())
