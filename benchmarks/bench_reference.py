@@ -1,7 +1,7 @@
 """Does the bitmask reference settle every real puzzle? Each one with a per-puzzle timeout.
 
 Run: python benchmarks/bench_reference.py [--timeout S] [--sample N] [--band N] [--data DIR]
-[--only SUBSTRING] [--cpu-clock]
+[--only SUBSTRING] [--cpu-clock] [--check]
 
 Cases: every model in models/ (enumerated to its recorded `count` + 1, else limit 2), the
 published puzzles of tests/data/published-slow, an evenly spaced sample of N lines of each
@@ -12,7 +12,9 @@ is also checked against its recorded count or solution, a dataset's against its 
 the line carries one. Prints the load (`os.getloadavg`) before and after, how many settle, and
 the slowest ten, with wall and CPU seconds (the timeout is wall time, as a user meets it; on a
 shared machine the CPU column is the one to compare, and --cpu-clock counts the timeout in CPU
-seconds too). Exit status 1 on a wrong verdict.
+seconds too). --check also asks the sat backend (same limit, outside the timed part) about
+every settled case whose verdict nothing above checks (the band's lines, the hard forum
+killers), and counts another verdict or count as wrong. Exit status 1 on a wrong verdict.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from satsudoku import deadline
-from satsudoku.backends import bitmask
+from satsudoku.backends import bitmask, get_backend
 from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
@@ -109,6 +111,11 @@ def main() -> int:
         action="store_true",
         help="count the timeout in this process's CPU seconds (a loaded shared machine)",
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="cross-check verdicts nothing else checks against the sat backend",
+    )
     args = parser.parse_args()
     if args.cpu_clock:
         # The backend and the build deadline read time.perf_counter(); both get the CPU clock.
@@ -117,6 +124,7 @@ def main() -> int:
             module.__dict__["time"] = cpu_clock
     print(f"load before: {os.getloadavg()}")
     backend = BitmaskBackend()
+    sat = get_backend("sat") if args.check else None
     rows: list[tuple[float, float, str, str, int]] = []
     wrong = unsettled = 0
     for name, puzzle, limit, expected in (
@@ -137,6 +145,11 @@ def main() -> int:
             )
             if bad or (expected == 1 and result.status is not Status.UNIQUE):
                 verdict += " WRONG"
+                wrong += 1
+        if settled and expected is None and sat is not None:
+            other = sat.solve(puzzle, limit=limit)
+            if (other.status, other.count) != (result.status, result.count):
+                verdict += f" WRONG (sat: {other.status.value})"
                 wrong += 1
         rows.append((seconds, cpu, name, verdict, int(result.stats["nodes"])))
         print(f"{row(*rows[-1])}", flush=True)
