@@ -215,9 +215,12 @@ class Template:
         if len(self.out) < need:
             self.out = np.empty(max(need, 2 * len(self.out)), dtype=np.uint8)
         ends = np.empty(len(kinds), dtype=np.int64)
+        # Contiguous always (a counters column is strided unless it holds one puzzle): one
+        # layout, one compiled _assemble, not a second 1.5 s compile for 'A' arrays.
+        c = np.ascontiguousarray
         used = _assemble(
-            self.step_ptr, self.steps, self.literals, time, first, kinds, linenos, nodes,
-            backtracks, sols, self.out, ends,
+            self.step_ptr, self.steps, self.literals, time, first, c(kinds), c(linenos),
+            c(nodes), c(backtracks), c(sols), self.out, ends,
         )  # fmt: skip
         return self.out.data[:used], ends
 

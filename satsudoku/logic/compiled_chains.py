@@ -15,6 +15,7 @@ import numpy as np
 
 from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic import compiled_multiple
+from satsudoku.logic.compiled_franken import plain
 from satsudoku.logic.state import WIDEST, Layout
 
 
@@ -37,6 +38,19 @@ def _first_seen(seq: Any, count: int, out: Any) -> int:
 
 
 @compiled
+def _sorted_into(seq: Any, count: int, out: Any) -> None:
+    """seq[:count] ascending into `out`: an insertion sort, as a chain removes a few
+    candidates; np.sort would compile Numba's quicksort (about 2 s on a first run)."""
+    for i in range(count):
+        key = seq[i]
+        j = i
+        while j > 0 and out[j - 1] > key:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = key
+
+
+@compiled
 def _weak(
     v: int,
     cands: Any,
@@ -53,7 +67,7 @@ def _weak(
     (seq,) = scratch
     cell = v // n
     d = v - cell * n
-    count = 0
+    count = plain(0)  # see compiled_franken.plain
     if same_cell:
         mask = cands[cell]
         for e in range(n):
@@ -91,7 +105,8 @@ def _search(
     candidates' nodes (ascending) in `gone`."""
     cells = cands.shape[0]
     nodes = cells * n
-    width = n + n_peers.max() + houses_of.shape[1]
+    # peers.shape[1] = max(1, most peers): n_peers.max() would compile Numba's array max (~1 s)
+    width = n + peers.shape[1] + houses_of.shape[1]
     scratch = (np.empty(width, dtype=np.int64),)
     # Strong links: added as chains._Graph adds them, then listed without repeats.
     s_seq = np.empty((nodes, 1 + houses_of.shape[1]), dtype=np.int64)
@@ -143,7 +158,7 @@ def _search(
     for v in range(nodes):
         if s_cnt[v]:
             s_len[v] = _first_seen(s_seq[v], s_cnt[v], s_adj[v])
-    w_adj = np.empty((nodes, n - 1 + n_peers.max() + 1), dtype=np.int64)
+    w_adj = np.empty((nodes, n - 1 + peers.shape[1] + 1), dtype=np.int64)
     w_len = np.full(nodes, -1, dtype=np.int64)
     seen = np.full(2 * nodes, -1, dtype=np.int64)
     parent = np.empty(2 * nodes, dtype=np.int64)
@@ -170,7 +185,7 @@ def _search(
         depth[0] = 1
         head, tail = 0, 1
         hit = -1
-        hits = 0
+        hits = plain(0)
         while head < tail and hit < 0:
             state = queue[head]
             length = depth[head]
@@ -196,7 +211,7 @@ def _search(
                         _weak(
                             nxt, cands, values, n, peers, n_peers, same_cell, scratch, w_adj, w_len
                         )
-                    hits = 0
+                    hits = plain(0)
                     for k in range(w_len[nxt]):
                         v = w_adj[nxt, k]
                         if near[v] == start and v != start and v != nxt:
@@ -211,7 +226,7 @@ def _search(
                 tail += 1
         if hit < 0:
             continue
-        gone[:hits] = np.sort(found[:hits])
+        _sorted_into(found, hits, gone)
         best_gone = hits
         best_path = 0
         state = hit
@@ -219,7 +234,8 @@ def _search(
             path[best_path] = state >> 1
             best_path += 1
             state = parent[state]
-        path[:best_path] = path[:best_path][::-1].copy()
+        for i in range(best_path // 2):  # reversed in place: start first
+            path[i], path[best_path - 1 - i] = path[best_path - 1 - i], path[i]
     return best, best_path, best_gone
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic import compiled_multiple
-from satsudoku.logic.compiled_franken import _count
+from satsudoku.logic.compiled_franken import _count, plain
 from satsudoku.logic.state import Layout
 
 
@@ -53,7 +53,7 @@ def _hidden_house(cands: Any, values: Any, house_cells: Any, size: int, start: i
                     if mask >> d & 1:
                         places[d] |= 1 << i
         present = 0
-        m = 0
+        m = plain(0)  # see compiled_franken.plain
         for d in range(n):
             if places[d]:
                 present += 1
@@ -66,7 +66,7 @@ def _hidden_house(cands: Any, values: Any, house_cells: Any, size: int, start: i
         for t in range(size):
             pick[t] = t
         while True:
-            where = 0
+            where = plain(0)
             keep = 0
             for t in range(size):
                 where |= places[few[pick[t]]]
@@ -90,7 +90,7 @@ def _naked_house(
     small = np.empty(n, dtype=np.int64)
     pick = np.empty(size, dtype=np.int64)
     for h in range(start, house_cells.shape[0]):
-        m = 0
+        m = plain(0)
         for i in range(n):
             c = house_cells[h, i]
             if values[c] == 0 and 2 <= _count(cands[c]) <= size:
@@ -101,7 +101,7 @@ def _naked_house(
         for t in range(size):
             pick[t] = t
         while True:
-            union = 0
+            union = plain(0)
             for t in range(size):
                 union |= cands[small[pick[t]]]
             if _count(union) == size:
@@ -220,12 +220,12 @@ def _wing_pivot(cands: Any, values: Any, sees: Any, pivot_size: int, start: int)
                     if (ma | mb) & ~z != pmask or pmask & z:
                         continue
                     group[0], group[1] = a, b
-                    k = 2
+                    k = plain(2)
                 else:
                     if (ma | mb) != pmask:
                         continue
                     group[0], group[1], group[2] = pivot, a, b
-                    k = 3
+                    k = plain(3)
                 if _seen_by_all(cands, values, sees, group, k, z):
                     return pivot
     return -1
@@ -244,6 +244,7 @@ def _w_wing_pair(cands: Any, values: Any, sees: Any, house_cells: Any) -> Any:
             bivalue[nb] = c
             nb += 1
     group = np.empty(2, dtype=np.int64)
+    two = plain(2)
     for i in range(nb):
         for j in range(i + 1, nb):
             a, b = bivalue[i], bivalue[j]
@@ -255,7 +256,7 @@ def _w_wing_pair(cands: Any, values: Any, sees: Any, house_cells: Any) -> Any:
                 if not cands[a] & xbit:
                     continue
                 ybit = cands[a] & ~xbit
-                if not _seen_by_all(cands, values, sees, group, 2, ybit):
+                if not _seen_by_all(cands, values, sees, group, two, ybit):
                     continue
                 for h in range(house_cells.shape[0]):
                     p = q = -1
@@ -433,8 +434,9 @@ def _nishio(cands: Any, values: Any, peers: Any, n_peers: Any, house_cells: Any,
             if not base_places[cell]:
                 continue
             budget = best[0] if best[0] >= 0 else n * n
-            places[:] = base_places
-            done[:] = base_done
+            for c in range(cells):  # element by element: an array copy brings in Numba's
+                places[c] = base_places[c]  # shape-mismatch message, compiled str formatting
+                done[c] = base_done[c]
             made = _one_digit(n, cell, budget, places, done, peers, n_peers, house_cells, todo, why)
             if why[0] and (best[0] < 0 or made < best[0]):
                 best[0], best[1], best[2], best[3], best[4] = made, cell, digit, why[0], why[1]

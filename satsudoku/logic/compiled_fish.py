@@ -16,7 +16,7 @@ import numpy as np
 
 from satsudoku.backends.fast_kernel import compiled
 from satsudoku.logic.compiled_chains import _first_seen
-from satsudoku.logic.compiled_franken import _count
+from satsudoku.logic.compiled_franken import _count, plain
 from satsudoku.logic.state import Layout
 
 
@@ -74,6 +74,7 @@ def _search(
     boxes = np.empty(width, dtype=np.int64)
     crosses = np.empty(n, dtype=np.int64)
     pick = np.empty(n + 1, dtype=np.int64)
+    no_box = plain(-1)
     for digit in range(n):
         bit = 1 << digit
         for o in range(2):
@@ -126,11 +127,11 @@ def _search(
                 for j in range(size):
                     in_base[elig_line[pos[j] - (1 if j == d else 0)]] = True
                 if not finned:
-                    if _clears(where, in_base, n, o, union, -1, box_of):
-                        _write(out, digit, o, union, -1, elig_line, pos, size)
+                    if _clears(where, in_base, n, o, union, no_box, box_of):
+                        _write(out, digit, o, union, no_box, elig_line, pos, size)
                         return True
                     continue
-                count = 0
+                count = plain(0)
                 for j in range(size):
                     line = elig_line[pos[j] - (1 if j == d else 0)]
                     w = where[line]
@@ -150,7 +151,7 @@ def _search(
                             break
                     if not off_base:
                         continue  # its fins would clear nothing
-                    fixed = inside = 0
+                    fixed, inside = plain(0), plain(0)
                     for j in range(size):
                         line = elig_line[pos[j] - (1 if j == d else 0)]
                         w = where[line]

@@ -22,6 +22,10 @@ from satsudoku.logic.state import Layout
 
 MAX_PLACES = 63  # places numbered 0..62: a signed 64-bit word, shifts never reach the sign
 FOUND, NOTHING, TOO_MANY = 0, 1, 2  # out[0] after a search
+# np.int64(k) is typed int64 in compiled code, a bare k Literal[int](k): passed to another
+# compiled function (even as a loop's first value), a literal compiles it once more per value
+# (0.2-1.2 s each on a first run). Typed Any so that mypy takes it where an int is expected.
+plain: Any = np.int64
 
 
 @compiled
@@ -165,7 +169,7 @@ def _search(
             places[h] = mask
         for o in range(2):
             pooled = 0
-            widest = 0
+            widest = plain(0)
             for h in range(houses):
                 if not barred[o, h] and places[h] & (places[h] - 1):
                     pool[pooled] = h
@@ -190,8 +194,9 @@ def _search(
                         cover,
                     ):
                         out[0], out[1] = FOUND, digit
-                        out[2 : 2 + size] = base
-                        out[2 + size : 2 + 2 * size] = cover
+                        for j in range(size):  # not slice copies: see compiled_easy._nishio
+                            out[2 + j] = base[j]
+                            out[2 + size + j] = cover[j]
                         return
                     level -= 1
                     continue

@@ -81,8 +81,9 @@ def _links(
     for k in range(nodes):
         offsets[k + 1] = offsets[k] + count[k]
     targets = np.empty(offsets[nodes], dtype=np.int64)
-    for k in range(nodes):
-        targets[offsets[k] : offsets[k + 1]] = table[k, : count[k]]
+    for k in range(nodes):  # element by element: a slice copy compiles Numba's shape-error
+        for i in range(count[k]):  # message (str formatting, ~2 s on a first run)
+            targets[offsets[k] + i] = table[k, i]
     return offsets, targets
 
 
