@@ -727,7 +727,8 @@ def _line_digits(kind: str) -> Callable[[Any, int], list[dict[str, Any]]]:
                 cells = [f"R{r + 1}C{index + 1}" for r in line]
             else:
                 cells = [f"R{index + 1}C{c + 1}" for c in line]
-            clues.append({"cells": cells, "digits": [int(d) for d in str(entry["value"]).split()]})
+            digits = [clue_number(word) for word in str(entry["value"]).split()]  # ASCII only
+            clues.append({"cells": cells, "digits": digits})
         return [{"type": kind, "clues": clues}] if clues else []
 
     return translate
