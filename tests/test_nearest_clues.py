@@ -5,6 +5,7 @@ texts, and the published puzzles read as their rules texts mean them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from satsudoku.io import read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 from tests.mirrors import assert_published_unique
-from tests.test_differential_oracle import all_grids, line_of
+from tests.outside_counts import assert_4x4_counts, count_4x4
 
 BACKENDS = ["bitmask", "sat", "cpsat"]
 SIDES = ("left", "right", "top", "bottom")
@@ -45,26 +46,19 @@ ORACLES = {
 }
 
 
+def _nearest(kind: str) -> Callable[[list[int], int], bool]:
+    """The clue's reading of the three digits nearest it, as a predicate on its line."""
+    reading = ORACLES[kind][0]
+    return lambda line, clue: reading(line[:3]) == clue
+
+
 def _count(kind: str, clues: dict[str, list[int]]) -> int:
     """Grids of the 288 4x4 sudokus whose three nearest digits meet every clue."""
-    reading = ORACLES[kind][0]
-    return sum(
-        all(
-            not clue or reading(list(line_of(grid, side, i))[:3]) == clue
-            for side, row in clues.items()
-            for i, clue in enumerate(row)
-        )
-        for grid in all_grids(4)
-    )
+    return count_4x4(_nearest(kind), clues)
 
 
 def _assert_counts(kind: str, clues: dict[str, list[int]], backends: list[str]) -> None:
-    shape = Shape(2, 2)
-    puzzle = Puzzle.empty(shape, [make_rule({"type": kind, **clues}, shape)])
-    want = _count(kind, clues)
-    for name in backends:
-        got = get_backend(name).solve(puzzle, limit=want + 1).count
-        assert got == want, f"{name}: {kind} {clues}: {got} != {want}"
+    assert_4x4_counts(kind, clues, _nearest(kind), backends)
 
 
 # Two clues on a row and a column, then clues no grid meets: 1 + 2 has no digit between, a
