@@ -39,3 +39,16 @@ def assert_4x4_counts(
         got = get_backend(name).solve(puzzle, limit=want + 1).count
         assert got == want, f"{name}: {kind} {clues}: {got} != {want}"
     return want
+
+
+SIDES = ("left", "right", "top", "bottom")
+
+
+def assert_every_clue_on_every_side(kind: str, holds: Holds, highest: int) -> None:
+    """Clues 1..highest, one at a time on each side (a different row or column for each), count
+    on every backend as the predicate does."""
+    for side_index, side in enumerate(SIDES):
+        for clue in range(1, highest + 1):
+            row = [0] * 4
+            row[(clue + side_index) % 4] = clue
+            assert_4x4_counts(kind, {side: row}, holds)

@@ -14,10 +14,9 @@ from satsudoku.grid import Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 from tests.mirrors import assert_published_unique
-from tests.outside_counts import assert_4x4_counts
+from tests.outside_counts import SIDES, assert_4x4_counts, assert_every_clue_on_every_side
 
 BACKENDS = ["bitmask", "sat", "cpsat"]
-SIDES = ("left", "right", "top", "bottom")
 
 
 def _between_evens(line: list[int], clue: int) -> bool:
@@ -60,11 +59,8 @@ def test_clues_count_as_the_rules_text_on_4x4(kind: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(ORACLES))
 def test_every_clue_value_on_every_side_counts_as_the_oracle(kind: str) -> None:
-    for side_index, side in enumerate(SIDES):
-        for clue in range(1, ORACLES[kind][1] + 1):
-            row = [0] * 4
-            row[(clue + side_index) % 4] = clue
-            _assert_counts(kind, {side: row})
+    holds, highest = ORACLES[kind]
+    assert_every_clue_on_every_side(kind, holds, highest)
 
 
 @pytest.mark.parametrize(("kind", "clue"), [("evensandwich", 10), ("besidelargest", 16)])

@@ -18,10 +18,9 @@ from satsudoku.io import read_text
 from satsudoku.puzzle import Puzzle
 from satsudoku.rules import make_rule
 from tests.mirrors import assert_published_unique
-from tests.outside_counts import assert_4x4_counts, count_4x4
+from tests.outside_counts import SIDES, assert_4x4_counts, count_4x4
 
 BACKENDS = ["bitmask", "sat", "cpsat"]
-SIDES = ("left", "right", "top", "bottom")
 
 
 def _ends_sum(near: list[int]) -> int:
