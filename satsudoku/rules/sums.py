@@ -90,11 +90,17 @@ class Killer(Declared):
         cages_apart([cage.cells for cage in self.cages], shape)
 
     def constraints(self, shape: Shape) -> Iterator[Constraint]:
+        # Cages of one size and sum share their sets: a 64x64 of 1,382 cages has 202 kinds,
+        # whose sets took 30 s of CPU listed cage by cage (kept for this rule only).
+        listed: dict[tuple[int, int], frozenset[frozenset[Digit]]] = {}
         for cage in self.cages:
             if cage.total is None:
                 yield AllDifferent(cage.cells)
             else:
-                sets = digit_sets(shape.size, len(cage.cells), cage.total)
+                kind = (len(cage.cells), cage.total)
+                sets = listed.get(kind)
+                if sets is None:
+                    sets = listed[kind] = digit_sets(shape.size, *kind)
                 yield DigitSets(cage.cells, sets, f"sum {cage.total}")
 
 
