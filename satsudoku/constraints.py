@@ -243,8 +243,9 @@ def table_of(cells: tuple[Cell, ...], holds: Callable[..., bool], size: int) -> 
 MAX_SANDWICH_LAYOUTS = 50_000
 
 
-def _sets_of_sum(items: Sequence[int], k: int, total: int) -> Iterator[tuple[int, ...]]:
-    """The k-subsets of the ascending `items` that add up to `total`, in lexicographic order.
+def sets_of_sum(items: Sequence[int], k: int, total: int) -> Iterator[tuple[int, ...]]:
+    """The k-subsets of the ascending `items` that add up to `total`, in lexicographic order:
+    killer cages' digit sets (`rules.sums.digit_sets`) and sandwich gaps (`Sandwich.gap_sets`).
     A branch is entered only when the digits left can still reach the total both ways."""
     n = len(items)
     prefix = [0, *itertools.accumulate(items)]
@@ -517,7 +518,7 @@ class Sandwich:
         found: list[tuple[Digit, ...]] = []
         places = 0  # layouts so far: 2 per set and position of its gap
         for k in range(min(len(inner), width - 2) + 1):
-            for between in _sets_of_sum(inner, k, self.total):
+            for between in sets_of_sum(inner, k, self.total):
                 found.append(between)
                 places += 2 * (width - k - 1)
                 if places > MAX_SANDWICH_LAYOUTS:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from satsudoku.constraints import AllDifferent, Constraint, DigitSets, Sandwich, Sum
+from satsudoku.constraints import AllDifferent, Constraint, DigitSets, Sandwich, Sum, sets_of_sum
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, Digit, Shape, cell_name
 from satsudoku.rules import register_rule
@@ -26,27 +26,7 @@ from satsudoku.rules.schema import (
 
 def digit_sets(size: int, count: int, total: int) -> frozenset[frozenset[Digit]]:
     """Every set of `count` different digits 1..size adding up to `total` (pruned by bounds)."""
-    found: list[frozenset[Digit]] = []
-    chosen: list[Digit] = []
-
-    def extend(start: int, left: int, remaining: int) -> None:
-        if left == 0:
-            if remaining == 0:
-                found.append(frozenset(chosen))
-            return
-        for d in range(start, size + 1):
-            smallest = d * left + left * (left - 1) // 2  # d, d+1, …, d+left-1
-            largest = d + sum(range(size - left + 2, size + 1))  # d and the left-1 largest
-            if smallest > remaining:
-                return
-            if largest < remaining:
-                continue
-            chosen.append(d)
-            extend(d + 1, left - 1, remaining - d)
-            chosen.pop()
-
-    extend(1, count, total)
-    return frozenset(found)
+    return frozenset(map(frozenset, sets_of_sum(range(1, size + 1), count, total)))
 
 
 def cages_apart(cages: list[tuple[Cell, ...]], shape: Shape) -> None:
