@@ -76,24 +76,55 @@ def status_from(found: int, *, limit: int, exhausted: bool) -> Status:
     return Status.UNKNOWN
 
 
+class CheckedGrids:
+    """Solutions re-checked against every constraint as they arrive.
+
+    A backend that finds grids faster than they can be checked (the compiled search lists
+    50,000 36×36 grids a second; checking each costs 0.1 ms) checks them as it goes, so its
+    timeout covers the checking too: checked all at the end, a 0.3 s timeout ran 1.9 s.
+    """
+
+    def __init__(self, puzzle: Puzzle, backend: str) -> None:
+        self.puzzle = puzzle
+        self.backend = backend
+        self.grids: list[Grid] = []
+        self._seen: set[Grid] = set()
+
+    def add(self, grid: Grid) -> None:
+        """Keep `grid`, or raise BackendBugError if it breaks a rule or was found before."""
+        if broken := violations(self.puzzle, grid):
+            raise BackendBugError(f"backend {self.backend!r} returned a grid that {broken[0]}")
+        if grid in self._seen:
+            raise BackendBugError(f"backend {self.backend!r} returned the same solution twice")
+        self._seen.add(grid)
+        self.grids.append(grid)
+
+    def __len__(self) -> int:
+        return len(self.grids)
+
+
 def make_result(
     puzzle: Puzzle,
     backend: str,
-    solutions: Sequence[Grid],
+    solutions: Sequence[Grid] | CheckedGrids,
     *,
     exhausted: bool,
     limit: int,
     stats: Mapping[str, int | float | str],
     proof: Proof | None = None,
 ) -> Result:
-    """Build a Result after re-checking every grid against every constraint."""
-    for grid in solutions:
-        if broken := violations(puzzle, grid):
-            raise BackendBugError(f"backend {backend!r} returned a grid that {broken[0]}")
-    if len(set(solutions)) != len(solutions):
-        raise BackendBugError(f"backend {backend!r} returned the same solution twice")
-    status = status_from(len(solutions), limit=limit, exhausted=exhausted)
-    return Result(status, tuple(solutions), backend, dict(stats), proof, exhausted, limit)
+    """Build a Result after re-checking every grid against every constraint (grids a
+    `CheckedGrids` of this puzzle and backend holds were checked as they arrived)."""
+    if isinstance(solutions, CheckedGrids):
+        if solutions.puzzle is not puzzle or solutions.backend != backend:
+            raise BackendBugError(f"backend {backend!r} checked its grids for another puzzle")
+        checked = solutions
+    else:
+        checked = CheckedGrids(puzzle, backend)
+        for grid in solutions:
+            checked.add(grid)
+    status = status_from(len(checked), limit=limit, exhausted=exhausted)
+    return Result(status, tuple(checked.grids), backend, dict(stats), proof, exhausted, limit)
 
 
 def early_result(

@@ -14,7 +14,7 @@ from satsudoku.cli import main
 from satsudoku.commands import common
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
-from satsudoku.result import Result, make_result
+from satsudoku.result import CheckedGrids, Result, make_result
 from satsudoku.rules import make_rule
 from tests.conftest import grid_from_line, puzzle_from_line
 
@@ -59,6 +59,25 @@ def test_the_same_grid_twice_is_refused() -> None:
     grid = BitmaskBackend().solve(puzzle, limit=1).solutions[0]
     with pytest.raises(BackendBugError, match="the same solution twice"):
         _make(puzzle, [grid, grid], exhausted=False)
+
+
+def test_grids_checked_as_they_arrive_are_checked_for_this_puzzle_only() -> None:
+    puzzle = puzzle_from_line(EASY)
+    checked = CheckedGrids(puzzle, "test")
+    wrong = list(map(int, SOLUTION))
+    wrong[2] = 4  # the given 3 overwritten
+    with pytest.raises(BackendBugError, match="r1c3 is 4 but the given is 3"):
+        checked.add(Grid(9, tuple(wrong)))
+    checked.add(grid_from_line(SOLUTION))
+    with pytest.raises(BackendBugError, match="the same solution twice"):
+        checked.add(grid_from_line(SOLUTION))
+    result = make_result(puzzle, "test", checked, exhausted=True, limit=2, stats={})
+    assert result.status is Status.UNIQUE and result.solutions == (grid_from_line(SOLUTION),)
+    other = puzzle_from_line(EASY)  # equal, but not the puzzle the grids were checked for
+    with pytest.raises(BackendBugError, match="checked its grids for another puzzle"):
+        make_result(other, "test", checked, exhausted=True, limit=2, stats={})
+    with pytest.raises(BackendBugError, match="checked its grids for another puzzle"):
+        make_result(puzzle, "other", checked, exhausted=True, limit=2, stats={})
 
 
 class _Forger:

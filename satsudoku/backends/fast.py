@@ -33,7 +33,7 @@ from satsudoku.constraints import (
 from satsudoku.errors import PuzzleError, UnsupportedPuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
-from satsudoku.result import Proof, Result, make_result
+from satsudoku.result import CheckedGrids, Proof, Result, make_result
 from satsudoku.rules import Rule
 
 kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
@@ -199,7 +199,8 @@ class _Compilation:
             np.zeros((1, 1), dtype=np.uint8), one.allowed, *one.args(), True, _SEARCH_LOCKS, 1,
             sols, np.zeros(1, dtype=np.int64), np.zeros((1, 3), dtype=np.int64),
         )  # fmt: skip
-        _run(one, np.zeros(1, dtype=np.uint8), limit=1, deadline=None, max_nodes=None)
+        blank = CheckedGrids(Puzzle.empty(Shape(1, 1)), FastBackend.name)
+        _run(one, np.zeros(1, dtype=np.uint8), blank, limit=1, deadline=None, max_nodes=None)
         verifier.first_bad(
             np.zeros((1, 1), dtype=np.uint8), sols, np.zeros(1, dtype=np.int64), 1, 1
         )  # the command line's plain classic lines are verified in compiled code (fast_lines)
@@ -223,7 +224,7 @@ class _Compilation:
 class _Outcome:
     """What one puzzle's search produced."""
 
-    solutions: list[Grid]
+    solutions: list[Grid] | CheckedGrids
     exhausted: bool
     nodes: int
     backtracks: int
@@ -233,12 +234,16 @@ class _Outcome:
 def _run(
     structure: Structure,
     givens: Digits,
+    found: CheckedGrids,
     *,
     limit: int,
     deadline: float | None,
     max_nodes: int | None,
 ) -> _Outcome:
-    """One puzzle on the resumable path: kernel calls of a bounded node budget, clock between."""
+    """One puzzle on the resumable path: kernel calls of a bounded node budget, clock between.
+
+    Grids are checked into `found` as each call returns them, so the clock covers the checking.
+    """
     n = structure.n
     cells = n * n
     capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
@@ -248,7 +253,6 @@ def _run(
     trail_mask = np.empty(capacity, dtype=np.uint64)
     st = np.zeros(kernel.STATE_SLOTS, dtype=np.int64)
     args = structure.args()
-    found: list[Grid] = []
     ok = kernel.start(
         givens, structure.allowed, cands, queue, *args, True, trail_cell, trail_mask, st
     )
@@ -273,12 +277,11 @@ def _run(
                 cands, queue, *args, _SEARCH_LOCKS, trail_cell, trail_mask, lvl_cell, lvl_rest,
                 lvl_mark, conflicts, st, sols, budget,
             )  # fmt: skip
-            found.extend(Grid(n, tuple(row)) for row in sols[: st[kernel.FOUND]].tolist())
+            for row in sols[: st[kernel.FOUND]].tolist():
+                found.add(Grid(n, tuple(row)))
             st[kernel.FOUND] = 0
             if code == kernel.EXHAUSTED or len(found) >= limit:
                 break
-            if code == kernel.FULL:
-                continue
         if max_nodes is not None and st[kernel.NODES] >= max_nodes:
             stopped = "node limit"
             break
@@ -316,11 +319,17 @@ class FastBackend:
         structure = structure_for(puzzle)
         givens = np.array(puzzle.givens.values, dtype=np.uint8)
         nodes_cap = max_nodes if max_nodes is not None else self.max_nodes
+        found = CheckedGrids(puzzle, self.name)
         if deadline is not None and time.perf_counter() >= deadline:
-            outcome = _Outcome([], False, 0, 0, "timeout")  # building took all the time
+            outcome = _Outcome(found, False, 0, 0, "timeout")  # building took all the time
         else:
             outcome = _run(
-                structure, givens, limit=max(1, limit), deadline=deadline, max_nodes=nodes_cap
+                structure,
+                givens,
+                found,
+                limit=max(1, limit),
+                deadline=deadline,
+                max_nodes=nodes_cap,
             )
         return self._result(puzzle, outcome, max(1, limit), time.perf_counter() - begin, compiled)
 
