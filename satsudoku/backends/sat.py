@@ -40,6 +40,7 @@ from satsudoku.sat.solvers import (
     DEFAULT_SOLVER,
     NATIVE_CARDINALITY,
     NON_INCREMENTAL,
+    PHASELESS,
     SOLVERS,
     SolverRun,
     Stats,
@@ -251,7 +252,7 @@ class SatBackend:
         self.solver = parse_solver(solver)
         self.amo = parse_amo(amo)
         self.random_seed = random_seed
-        if random_seed is not None and self.solver in NON_INCREMENTAL:
+        if random_seed is not None and self.solver in PHASELESS:
             raise PuzzleError(
                 f"solver {self.solver} takes no phases, so it cannot search at random"
             )

@@ -29,6 +29,9 @@ SOLVERS = tuple(sorted(_SPELLINGS))
 _CANONICAL = {alias: key for key, names in _SPELLINGS.items() for alias in (key, *names)}
 # Kissat in pysat is not incremental and ignores assumptions (only a warning): one-shot only.
 NON_INCREMENTAL = frozenset({"kissat404"})
+# Solvers pysat cannot give preferred phases (set_phases raises NotImplementedError), so they
+# cannot start a search from random phases (`solve --random`).
+PHASELESS = frozenset({"kissat404", "cadical103"})
 # Lingeling and Kissat have neither budgets nor interrupt(): they cannot honour --timeout.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 # CaDiCaL has no interrupt(): deadlines become conflict budgets. The others are interrupted
