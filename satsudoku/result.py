@@ -102,6 +102,9 @@ class CheckedGrids:
     def __len__(self) -> int:
         return len(self.grids)
 
+    def __contains__(self, grid: Grid) -> bool:
+        return grid in self._seen
+
 
 def make_result(
     puzzle: Puzzle,

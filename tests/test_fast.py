@@ -21,6 +21,7 @@ pytest.importorskip("numba", reason="the fast backend needs numba: pip install '
 import numpy as np  # noqa: E402
 
 from satsudoku.backends import available, backend_names, get_backend  # noqa: E402
+from satsudoku.backends import fast as fast_module  # noqa: E402
 from satsudoku.backends import fast_kernel as kernel  # noqa: E402
 from satsudoku.backends.bitmask import BitmaskBackend  # noqa: E402
 from satsudoku.backends.fast import FastBackend, build_structure  # noqa: E402
@@ -203,6 +204,55 @@ def test_node_limit_and_timeout_stop_with_unknown() -> None:
     assert time.process_time() - began < 1.5
     nothing = fast.solve(puzzle_from_line("." * 81), max_nodes=0)
     assert nothing.status is Status.UNKNOWN and nothing.stats["stopped"] == "node limit"
+
+
+def test_relabelled_masks_move_each_digit_to_its_image() -> None:
+    masks = np.array([0b1, 0b101, 0b111, 0], dtype=np.uint64)
+    moved = fast_module._relabelled(masks, [3, 1, 2])  # 1 -> 3, 2 -> 1, 3 -> 2
+    assert moved.tolist() == [0b100, 0b110, 0b111, 0]
+
+
+def _durr_reduced(*, open_first: int = 0, wrong_first: bool = False) -> Puzzle:
+    """The bundled reduced 25x25 (unique), with its first `open_first` givens taken out or its
+    first open cell given a digit none of its peers' givens uses but the solution does not."""
+    puzzle = read_puzzles(BUNDLED / "25x25-durr-reduced.txt")[0]
+    values = list(puzzle.givens.values)
+    for cell in [i for i, v in enumerate(values) if v][:open_first]:
+        values[cell] = 0
+    if wrong_first:
+        assert values[0] == 0 and DURR_SOLUTION[0] != 2  # r1c1 open; 2 is free in its houses
+        values[0] = 2
+    return Puzzle(puzzle.shape, Grid(25, tuple(values)), puzzle.rules)
+
+
+DURR_SOLUTION = read_puzzles(BUNDLED / "25x25-durr-example.solutions.txt")[0].givens.values
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "status"),
+    [
+        (_durr_reduced(), Status.UNIQUE),
+        (_durr_reduced(open_first=40), Status.MULTIPLE),
+        (_durr_reduced(wrong_first=True), Status.UNSATISFIABLE),
+    ],
+    ids=["unique", "multiple", "unsatisfiable"],
+)
+def test_restarts_on_25x25_keep_the_verdict_exact(
+    puzzle: Puzzle, status: Status, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tiny cutoffs, checked every few nodes, so that these puzzles restart dozens of times: a
+    # relabelled run must map its grids back, and only a run that saw the whole tree may say
+    # unique or unsatisfiable.
+    monkeypatch.setattr(fast_module, "_RESTART_UNIT", 16)
+    monkeypatch.setattr(fast_module, "_WORK_PER_CALL", 1 << 16)
+    result = fast.solve(puzzle)
+    assert result.status is status and result.stats["restarts"] >= 2
+    assert result.status is get_backend("sat").solve(puzzle).status
+    if status is Status.UNIQUE:
+        assert result.solution is not None and result.solution.values == DURR_SOLUTION
+    monkeypatch.setattr(fast_module, "_RESTART_FROM", 10**6)  # the same search, no restarts
+    plain = fast.solve(puzzle)
+    assert plain.status is status and "restarts" not in plain.stats
 
 
 def test_largest_and_smallest_boards() -> None:

@@ -21,6 +21,7 @@ from satsudoku.search.kernel import (
     _Kernel,
     _kernel_for,
 )
+from satsudoku.search.luby import luby
 from satsudoku.search.probe import Known, probe
 
 __all__ = ["BitmaskBackend"]
@@ -80,19 +81,6 @@ def _room(cands: Masks) -> int:
     """Candidates left on the board (a placed cell counts one): the least constraining child
     has the most."""
     return sum(map(int.bit_count, cands))
-
-
-def _luby(i: int) -> int:
-    """The i-th term (from 1) of Luby, Sinclair & Zuckerman's sequence 1 1 2 1 1 2 4 1 1 2 …"""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 
 
 class BitmaskBackend:
@@ -218,7 +206,7 @@ class BitmaskBackend:
         # did before; doubling cutoffs settled fewer, a random cell among the fewest-candidate
         # ties did not help.
         run, shuffle = 1, None
-        while not self._dfs(kernel, root, search, shuffle, _RESTART_UNIT * _luby(run), found):
+        while not self._dfs(kernel, root, search, shuffle, _RESTART_UNIT * luby(run), found):
             if search.stopped or len(found) >= search.limit:
                 break
             run += 1

@@ -8,6 +8,7 @@ Python overhead is paid once per batch; every grid still goes through `make_resu
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,11 +31,12 @@ from satsudoku.constraints import (
     Decomposable,
     lower,
 )
-from satsudoku.errors import PuzzleError, UnsupportedPuzzleError
+from satsudoku.errors import BackendBugError, PuzzleError, UnsupportedPuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import CheckedGrids, Proof, Result, make_result
 from satsudoku.rules import Rule
+from satsudoku.search.luby import luby
 
 kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
 verifier: Any = verify_compiled
@@ -53,6 +55,11 @@ _BATCH_CELLS = 1 << 15  # cells per batch call: 404 9×9 puzzles, 8 of 64×64
 # 367 -> 286 a puzzle) but cost more than they save (354 -> 229 puzzles/s), so they stay off.
 _SEARCH_LOCKS = False
 _BATCH_MIN_TIMEOUT = 0.05  # below this a batch's slice could overrun the timeout: go one by one
+_RESTART_FROM = 25  # boards this size and up restart (when one or two grids are wanted)
+# Failed children a unit of a run's cutoff: 16 times the bitmask search's, as a compiled node
+# costs about a hundredth of one there. 14 hard lines of the 25x25 band, 400,000 nodes each at
+# most: units of 256 / 1,024 / 4,096 settled 9 / 9 / 10 in 3.31 / 3.00 / 2.21 million nodes.
+_RESTART_UNIT = 4096
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,6 +236,7 @@ class _Outcome:
     nodes: int
     backtracks: int
     stopped: str | None = None
+    restarts: int = 0
 
 
 def _run(
@@ -240,56 +248,142 @@ def _run(
     deadline: float | None,
     max_nodes: int | None,
 ) -> _Outcome:
-    """One puzzle on the resumable path: kernel calls of a bounded node budget, clock between.
+    """One puzzle on the resumable path: kernel calls of a bounded node budget, clock between;
+    on boards of 25×25 and up, runs that restart when one or two solutions are wanted.
 
     Grids are checked into `found` as each call returns them, so the clock covers the checking.
     """
-    n = structure.n
-    cells = n * n
-    capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
-    cands = np.empty(cells, dtype=np.uint64)
-    queue = np.empty(cells, dtype=np.uint32)
-    trail_cell = np.empty(capacity, dtype=np.uint32)
-    trail_mask = np.empty(capacity, dtype=np.uint64)
-    st = np.zeros(kernel.STATE_SLOTS, dtype=np.int64)
-    args = structure.args()
-    ok = kernel.start(
-        givens, structure.allowed, cands, queue, *args, True, trail_cell, trail_mask, st
-    )
-    if not ok:
-        return _Outcome(found, True, 0, 0)
-    levels = cells + 1
-    lvl_cell = np.empty(levels, dtype=np.uint32)
-    lvl_rest = np.empty(levels, dtype=np.uint64)
-    lvl_mark = np.empty(levels, dtype=np.int64)
-    conflicts = np.zeros(cells, dtype=np.int64)
-    per_call = max(1, _WORK_PER_CALL // (cells * n))
-    stopped: str | None = None
-    while True:
-        budget = per_call
-        if max_nodes is not None:
-            budget = min(budget, max_nodes - int(st[kernel.NODES]))
-        room = min(limit - len(found), 1024)  # solutions per call: memory stays bounded
-        sols = np.empty((room, cells), dtype=np.uint8)
-        code = 0 if budget <= 0 else None
-        if code is None:
-            code = kernel.search(
-                cands, queue, *args, _SEARCH_LOCKS, trail_cell, trail_mask, lvl_cell, lvl_rest,
-                lvl_mark, conflicts, st, sols, budget,
-            )  # fmt: skip
-            for row in sols[: st[kernel.FOUND]].tolist():
-                found.add(Grid(n, tuple(row)))
-            st[kernel.FOUND] = 0
-            if code == kernel.EXHAUSTED or len(found) >= limit:
-                break
-        if max_nodes is not None and st[kernel.NODES] >= max_nodes:
-            stopped = "node limit"
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            stopped = "timeout"
-            break
-    exhausted = stopped is None and len(found) < limit
-    return _Outcome(found, exhausted, int(st[kernel.NODES]), int(st[kernel.BACKTRACKS]), stopped)
+    runs = _Runs(structure, found, limit, deadline, max_nodes)
+    if structure.n < _RESTART_FROM or limit > 2:
+        end = runs.run(givens, structure.allowed, None, None)
+    else:
+        end = runs.restarting(givens)
+    stopped = end if end in ("timeout", "node limit") else None
+    exhausted = end == "exhausted" and len(found) < limit
+    return _Outcome(found, exhausted, runs.nodes, runs.backtracks, stopped, runs.restarts)
+
+
+class _Runs:
+    """The arrays and counters of one puzzle's search, kept from run to run (the conflict
+    scores too: a restarted run branches where the earlier ones failed)."""
+
+    def __init__(
+        self,
+        structure: Structure,
+        found: CheckedGrids,
+        limit: int,
+        deadline: float | None,
+        max_nodes: int | None,
+    ) -> None:
+        self.structure, self.found, self.limit = structure, found, limit
+        self.deadline, self.max_nodes = deadline, max_nodes
+        n = structure.n
+        self.cells = cells = n * n
+        capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
+        self.cands = np.empty(cells, dtype=np.uint64)
+        self.queue = np.empty(cells, dtype=np.uint32)
+        self.trail_cell = np.empty(capacity, dtype=np.uint32)
+        self.trail_mask = np.empty(capacity, dtype=np.uint64)
+        self.st = np.zeros(kernel.STATE_SLOTS, dtype=np.int64)
+        self.lvl_cell = np.empty(cells + 1, dtype=np.uint32)
+        self.lvl_rest = np.empty(cells + 1, dtype=np.uint64)
+        self.lvl_mark = np.empty(cells + 1, dtype=np.int64)
+        self.conflicts = np.zeros(cells, dtype=np.int64)
+        self.per_call = max(1, _WORK_PER_CALL // (cells * n))
+        self.nodes = self.backtracks = self.restarts = 0  # over every run so far
+
+    def run(self, givens: Digits, allowed: Words, back: Digits | None, cutoff: int | None) -> str:
+        """Search from the root until the tree is done ("exhausted"), `limit` grids are found
+        ("limit"), or "timeout", "node limit", or `cutoff` failed children ("cutoff"). `back`
+        maps the digits of a relabelled run to the puzzle's own."""
+        st, found, limit, max_nodes = self.st, self.found, self.limit, self.max_nodes
+        args = self.structure.args()
+        if not kernel.start(
+            givens, allowed, self.cands, self.queue, *args, True, self.trail_cell,
+            self.trail_mask, st,
+        ):  # fmt: skip
+            return "exhausted"
+        this_run: set[Grid] = set()  # a grid twice within one run is a kernel bug
+        try:
+            while True:
+                budget = self.per_call
+                if max_nodes is not None:
+                    budget = min(budget, max_nodes - self.nodes - int(st[kernel.NODES]))
+                if budget > 0:
+                    room = min(limit - len(found), 1024)  # grids a call: memory stays bounded
+                    sols = np.empty((room, self.cells), dtype=np.uint8)
+                    code = kernel.search(
+                        self.cands, self.queue, *args, _SEARCH_LOCKS, self.trail_cell,
+                        self.trail_mask, self.lvl_cell, self.lvl_rest, self.lvl_mark,
+                        self.conflicts, st, sols, budget,
+                    )  # fmt: skip
+                    rows = sols[: st[kernel.FOUND]]
+                    st[kernel.FOUND] = 0
+                    self._keep(rows if back is None else back[rows], back is None, this_run)
+                    if code == kernel.EXHAUSTED:
+                        return "exhausted"
+                    if len(found) >= limit:
+                        return "limit"
+                if max_nodes is not None and self.nodes + st[kernel.NODES] >= max_nodes:
+                    return "node limit"
+                if self.deadline is not None and time.perf_counter() >= self.deadline:
+                    return "timeout"
+                if cutoff is not None and st[kernel.BACKTRACKS] >= cutoff:
+                    return "cutoff"
+        finally:
+            self.nodes += int(st[kernel.NODES])
+            self.backtracks += int(st[kernel.BACKTRACKS])
+
+    def _keep(self, rows: Digits, first: bool, this_run: set[Grid]) -> None:
+        """Check the grids of `rows` into `found`; a later run may meet an earlier run's."""
+        n = self.structure.n
+        for row in rows.tolist():
+            grid = Grid(n, tuple(row))
+            if first:
+                self.found.add(grid)  # refuses a repeat itself
+                continue
+            if grid in this_run:
+                raise BackendBugError(
+                    f"backend {FastBackend.name!r} returned the same solution twice"
+                )
+            this_run.add(grid)
+            if grid not in self.found:
+                self.found.add(grid)
+
+    def restarting(self, givens: Digits) -> str:
+        """Runs of _RESTART_UNIT · luby(k) failed children, as the bitmask search restarts: a
+        run that must find one or two grids can sink an early choice into a huge subtree
+        without any. Run k > 1 searches the puzzle with its digits relabelled at random (the
+        rules are all-different groups and allowed digits, which a relabelling maps onto the
+        same puzzle), so its lowest-digit-first order is a random order of the puzzle's own
+        digits. The cutoffs grow without bound, so some run finishes within its cutoff and has
+        seen the whole tree: only such a run gives `unique` or `unsatisfiable`."""
+        n = self.structure.n
+        rng = random.Random(n)  # a fixed seed: verdicts and node counts are repeatable
+        digits, allowed, back = givens, self.structure.allowed, None
+        run = 1
+        while True:
+            end = self.run(digits, allowed, back, _RESTART_UNIT * luby(run))
+            if end != "cutoff":
+                return end
+            run += 1
+            self.restarts += 1
+            order = list(range(1, n + 1))
+            rng.shuffle(order)  # digit d is searched as order[d - 1]
+            forward = np.array([0, *order], dtype=np.uint8)  # 0, an open cell, stays 0
+            back = np.empty(n + 1, dtype=np.uint8)
+            back[forward] = np.arange(n + 1, dtype=np.uint8)
+            digits = forward[givens]
+            allowed = _relabelled(self.structure.allowed, order)
+
+
+def _relabelled(masks: Words, order: Sequence[int]) -> Words:
+    """`masks` with digit d's bit moved to digit order[d - 1]'s."""
+    out = np.zeros_like(masks)
+    one = np.uint64(1)
+    for d, image in enumerate(order, start=1):
+        out |= ((masks >> np.uint64(d - 1)) & one) << np.uint64(image - 1)
+    return out
 
 
 class FastBackend:
@@ -422,6 +516,8 @@ class FastBackend:
             stats["compile_s"] = round(compiled, 3)
         if outcome.stopped:
             stats["stopped"] = outcome.stopped
+        if outcome.restarts:
+            stats["restarts"] = outcome.restarts
         exhausted = outcome.exhausted
         found = outcome.solutions
         proof = Proof(
