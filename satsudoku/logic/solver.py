@@ -152,6 +152,8 @@ def solve_logically(
         if (why := board.broken(touched)) is not None:
             return LogicResult(steps, board, "contradiction", why, hardest)
         if board.solved():
+            if (why := board.unmet()) is not None:
+                return LogicResult(steps, board, "contradiction", why, hardest)
             return LogicResult(steps, board, "solved", None, hardest)
         if max_steps is not None and len(steps) >= max_steps:
             return LogicResult(steps, board, "stopped", None, hardest)

@@ -312,6 +312,17 @@ class Board:
                 return f"{house.name} holds a digit twice"
         return None
 
+    def unmet(self) -> str | None:
+        """The first rule restriction (cage, dot, line) the placed digits break. Singles place
+        digits without reading them and `restriction` only narrows open cells, so a board
+        filled up on an unsatisfiable puzzle can break one: it is then no solution."""
+        n, values = self.n, self.values
+        for item in self.layout.restrictions:
+            placed = {divmod(c, n): values[c] for c in item.cells if values[c]}
+            if not item.constraint.check(placed):
+                return f"{item.label} does not hold"
+        return None
+
 
 class Barren:
     """The houses where one finder found nothing, by their contents: for a finder whose
