@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from satsudoku.cli import main
+from satsudoku.io import iter_puzzles
 from satsudoku.io.document import puzzle_from_document
 from satsudoku.io.text import ReadOptions
-from satsudoku.logic.solver import solve_logically
+from satsudoku.logic.rating import rate
+from satsudoku.logic.solver import for_puzzle, solve_logically, techniques
 from satsudoku.logic.state import Board
 from satsudoku.puzzle import Puzzle
 
@@ -72,3 +74,38 @@ def test_logic_and_rate_say_no_solution_for_a_broken_full_grid(
     assert "no solution: after 0 steps, kropki at r1c3… does not hold" in capsys.readouterr().out
     assert main(["rate", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["logic"] == "contradiction"
+
+
+# Three solutions (the brute force's count): with --uniqueness a unique rectangle "solved" it
+# to one of them. Uniqueness techniques now run only once a search finds the puzzle unique.
+THREE_SOLUTIONS = "1....431...33..."
+UR_PUZZLE = ".....54.........91.5894.3..7..594.....1.7.6.....613..7..5.3672.63.........94....."
+
+
+def test_uniqueness_steps_are_left_out_when_the_puzzle_has_several_solutions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(THREE_SOLUTIONS + "\n")
+    assert main(["count", str(path)]) == 0
+    assert capsys.readouterr().out == "3\n"
+    assert main(["logic", str(path), "--uniqueness", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["logic"] == "stuck" and record["search"] == "multiple"
+    assert not any("rectangle" in step["technique"] for step in record["steps"])
+    puzzle = puzzle_from_document({"size": 4, "givens": THREE_SOLUTIONS}, ReadOptions())
+    assert rate(puzzle, techniques(uniqueness=True), machine=False).status == "stuck"
+
+
+def test_uniqueness_steps_still_run_on_a_unique_puzzle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tests/test_logic_sound.py's unique rectangle puzzle (one solution): the step is taken."""
+    path = tmp_path / "ur.txt"
+    path.write_text(UR_PUZZLE + "\n")
+    assert main(["logic", str(path), "--uniqueness", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["logic"] == "solved"
+    assert "unique rectangle type 1" in [step["technique"] for step in record["steps"]]
+    (puzzle,) = iter_puzzles(path)
+    assert for_puzzle(puzzle, techniques(uniqueness=True)) == techniques(uniqueness=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
 from satsudoku.backends import get_backend
@@ -16,7 +17,7 @@ from satsudoku.commands.common import (
 from satsudoku.grid import Grid
 from satsudoku.logic.rating import logic_rating
 from satsudoku.logic.show import candidates_text, pencil_marks, writing
-from satsudoku.logic.solver import LogicResult, solve_logically, techniques
+from satsudoku.logic.solver import LogicResult, for_puzzle, solve_logically, techniques
 from satsudoku.logic.state import Board
 from satsudoku.puzzle import Puzzle
 
@@ -57,8 +58,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     for index, puzzle in enumerate(load_puzzles(args)):  # from 0 in JSON, as `solve`'s
         board = Board.from_puzzle(puzzle)
-        chosen = techniques(uniqueness=args.uniqueness)
-        result = solve_logically(board, chosen, max_steps=args.until, timeout=args.timeout)
+        start = time.perf_counter()
+        chosen = for_puzzle(puzzle, techniques(uniqueness=args.uniqueness), args.timeout)
+        left = max(args.timeout - (time.perf_counter() - start), 0.0)
+        result = solve_logically(board, chosen, max_steps=args.until, timeout=left)
         done = result.status in ("solved", "contradiction")
         search = None if done else _search(puzzle, board, args.timeout)
         if args.json:

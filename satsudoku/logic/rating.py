@@ -16,7 +16,7 @@ from typing import Any
 
 from satsudoku.backends import get_backend
 from satsudoku.grid import Grid
-from satsudoku.logic.solver import TECHNIQUES, LogicResult, solve_logically
+from satsudoku.logic.solver import TECHNIQUES, LogicResult, for_puzzle, solve_logically
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Technique
 from satsudoku.puzzle import Puzzle
@@ -76,7 +76,8 @@ def rate(
     of what is left, then the backtrack samples within the rest (each figure left unfinished
     is named in `timed_out`)."""
     deadline = None if timeout is None else time.perf_counter() + timeout
-    result = solve_logically(Board.from_puzzle(puzzle), techniques, timeout=_left(deadline))
+    chosen = for_puzzle(puzzle, techniques, _left(deadline))
+    result = solve_logically(Board.from_puzzle(puzzle), chosen, timeout=_left(deadline))
     hardest = result.hardest.technique if result.hardest else None
     backtrack: float | None = None
     sat: dict[str, float] = {}

@@ -10,6 +10,7 @@ from functools import reduce
 from itertools import chain, compress
 from operator import ne, or_, xor
 
+from satsudoku.backends import get_backend
 from satsudoku.errors import BackendBugError
 from satsudoku.logic import (
     chains,
@@ -26,6 +27,8 @@ from satsudoku.logic import (
 from satsudoku.logic.restrictions import restriction
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step, Technique
+from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
 
 _SUBSET_HELPERS = (
     locked.locked_candidates,
@@ -113,6 +116,19 @@ def techniques(*, uniqueness: bool = False) -> tuple[Technique, ...]:
     if not uniqueness:
         return TECHNIQUES
     return tuple(sorted((*TECHNIQUES, *UNIQUENESS), key=lambda t: t.difficulty))
+
+
+def for_puzzle(
+    puzzle: Puzzle, chosen: Sequence[Technique], timeout: float | None = None
+) -> tuple[Technique, ...]:
+    """`chosen` without the uniqueness techniques unless a search finds `puzzle` unique (within
+    `timeout` seconds): they assume one solution, and on a 4x4 with three they 'solved' it."""
+    if not any(t in UNIQUENESS for t in chosen):
+        return tuple(chosen)
+    found = get_backend("bitmask").solve(puzzle, limit=2, timeout=timeout)
+    if found.status is Status.UNIQUE:
+        return tuple(chosen)
+    return tuple(t for t in chosen if t not in UNIQUENESS)
 
 
 @dataclass
