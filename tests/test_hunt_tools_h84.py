@@ -109,3 +109,17 @@ def test_uniqueness_steps_still_run_on_a_unique_puzzle(
     assert "unique rectangle type 1" in [step["technique"] for step in record["steps"]]
     (puzzle,) = iter_puzzles(path)
     assert for_puzzle(puzzle, techniques(uniqueness=True)) == techniques(uniqueness=True)
+
+
+def test_candidates_on_a_solver_without_phases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CaDiCaL 1.0.3 takes no phases: `candidates --solver cadical103` ended in a traceback
+    (NotImplementedError from set_phases); the phases are only a hint, so it now saturates."""
+    path = tmp_path / "p.txt"
+    path.write_text(THREE_SOLUTIONS + "\n")
+    assert main(["candidates", str(path), "--solver", "cadical103", "--cap", "5", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "multiple" and record["solutions_seen"] == 3
+    # The three solutions (brute force) agree on r1c1 (1 in each); r4c4 holds 2 once, 4 twice.
+    assert record["candidates"][0] == {"1": 3} and record["candidates"][15] == {"2": 1, "4": 2}

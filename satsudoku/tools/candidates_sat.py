@@ -118,7 +118,10 @@ def _saturate(
         if not active:
             active = session.fresh()
             sat.add_clause([-active] + [pair + 1 for pair in open_pairs])
-            sat.set_phases([pair + 1 for pair in open_pairs])
+            try:  # a hint toward open pairs; CaDiCaL 1.0.3 takes none, and saturates without
+                sat.set_phases([pair + 1 for pair in open_pairs])
+            except NotImplementedError:
+                pass
         calls += 1
         started = time.perf_counter()
         answer = run.solve([*assumed, active], deadline)
