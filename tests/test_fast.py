@@ -84,6 +84,44 @@ def test_tdoku_labelled_solution_counts_are_reproduced() -> None:
             assert result.solution == grid_from_line(solution[0])
 
 
+def test_counting_lists_nothing_and_matches_the_known_counts() -> None:
+    """The compiled count (count --backend fast): exact counts of the tdoku sample and an empty
+    4x4, two checked witnesses, and 'at least' past a limit, node cap or timeout."""
+    lines = (BUNDLED / "tdoku-test-puzzles.labeled.txt").read_text().splitlines()
+    for text, count, *_ in (line.split(":") for line in lines):
+        counted = fast_module.count_solutions(puzzle_from_line(text))
+        assert counted.complete and counted.count == int(count), text
+        assert len(counted.witnesses) == min(2, int(count)) and counted.stopped is None
+    empty = Puzzle.empty(Shape(2, 2))
+    counted = fast_module.count_solutions(empty)
+    assert counted.count == 288 and counted.complete and counted.symmetric_digits == 0
+    assert len(set(counted.witnesses)) == 2
+    assert all(is_solution(empty, grid) for grid in counted.witnesses)
+    exact = fast_module.count_solutions(empty, limit=288)  # exactly the limit: still exact
+    assert exact.complete and exact.count == 288
+    short = fast_module.count_solutions(empty, limit=287)
+    assert not short.complete and short.stopped == "limit" and short.count >= 287
+    capped = fast_module.count_solutions(empty, max_nodes=100)
+    assert capped.stopped == "node limit" and capped.nodes == 100 and 0 < capped.count < 288
+    endless = fast_module.count_solutions(puzzle_from_line("." * 81), timeout=0.2)
+    assert endless.stopped == "timeout" and endless.count > 1000 and len(endless.witnesses) == 2
+
+
+def test_count_command_counts_with_the_compiled_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("." * 16 + "\n" + "1234" + "." * 12 + "\n")
+    assert main(["count", str(path), "--backend", "fast"]) == 0
+    assert capsys.readouterr().out.split() == ["288", "12"]
+    assert main(["count", str(path), "--backend", "fast", "--limit", "20", "--json"]) == 0
+    first, second = map(json.loads, capsys.readouterr().out.splitlines())
+    assert first["backend"] == "fast" and first["at_least"] == 20 and first["count"] is None
+    assert second["count"] == 12 and len(second["solutions"]) == 2
+    assert main(["count", str(path), "--backend", "fast", "--no-symmetry"]) == 2
+    assert "--no-symmetry does not apply to --backend fast" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("stem", ["16x16-acwing169-sample", "25x25-durr-example"])
 def test_large_samples_have_their_known_solution(stem: str) -> None:
     puzzles = (BUNDLED / f"{stem}.txt").read_text().split()

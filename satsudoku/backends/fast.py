@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,9 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.result import CheckedGrids, Proof, Result, make_result
 from satsudoku.rules import Rule
 from satsudoku.search.luby import luby
+
+if TYPE_CHECKING:
+    from satsudoku.tools.counting import Count
 
 kernel: Any = fast_kernel  # Numba dispatchers: their types are only known once compiled
 verifier: Any = verify_compiled
@@ -274,9 +277,14 @@ class _Runs:
         limit: int,
         deadline: float | None,
         max_nodes: int | None,
+        keep: int | None = None,
     ) -> None:
+        """`keep`: None lists every grid found into `found`; a number counts the grids and
+        keeps only the first `keep` (witnesses), so a count holds no list (one run only)."""
         self.structure, self.found, self.limit = structure, found, limit
-        self.deadline, self.max_nodes = deadline, max_nodes
+        self.deadline, self.max_nodes, self.keep = deadline, max_nodes, keep
+        self.counted = 0  # grids found, when counting
+        self.on_progress: Callable[[int], None] | None = None  # hears the running count
         n = structure.n
         self.cells = cells = n * n
         capacity = cells * n + 1  # a trail entry removes at least one digit from one cell
@@ -296,7 +304,7 @@ class _Runs:
         """Search from the root until the tree is done ("exhausted"), `limit` grids are found
         ("limit"), or "timeout", "node limit", or `cutoff` failed children ("cutoff"). `back`
         maps the digits of a relabelled run to the puzzle's own."""
-        st, found, limit, max_nodes = self.st, self.found, self.limit, self.max_nodes
+        st, limit, max_nodes = self.st, self.limit, self.max_nodes
         args = self.structure.args()
         if not kernel.start(
             givens, allowed, self.cands, self.queue, *args, True, self.trail_cell,
@@ -310,7 +318,7 @@ class _Runs:
                 if max_nodes is not None:
                     budget = min(budget, max_nodes - self.nodes - int(st[kernel.NODES]))
                 if budget > 0:
-                    room = min(limit - len(found), 1024)  # grids a call: memory stays bounded
+                    room = min(limit - self.total(), 1024)  # grids a call: memory stays bounded
                     sols = np.empty((room, self.cells), dtype=np.uint8)
                     code = kernel.search(
                         self.cands, self.queue, *args, _SEARCH_LOCKS, self.trail_cell,
@@ -319,10 +327,13 @@ class _Runs:
                     )  # fmt: skip
                     rows = sols[: st[kernel.FOUND]]
                     st[kernel.FOUND] = 0
-                    self._keep(rows if back is None else back[rows], back is None, this_run)
+                    if self.keep is not None:
+                        self._count(rows)
+                    else:
+                        self._keep(rows if back is None else back[rows], back is None, this_run)
                     if code == kernel.EXHAUSTED:
                         return "exhausted"
-                    if len(found) >= limit:
+                    if self.total() >= limit:
                         return "limit"
                 if max_nodes is not None and self.nodes + st[kernel.NODES] >= max_nodes:
                     return "node limit"
@@ -333,6 +344,19 @@ class _Runs:
         finally:
             self.nodes += int(st[kernel.NODES])
             self.backtracks += int(st[kernel.BACKTRACKS])
+
+    def total(self) -> int:
+        """Grids found so far: distinct ones listed, or all counted."""
+        return len(self.found) if self.keep is None else self.counted
+
+    def _count(self, rows: Digits) -> None:
+        """Count the grids of `rows`, checking into `found` only the first `keep`."""
+        self.counted += len(rows)
+        if self.on_progress is not None:
+            self.on_progress(self.counted)
+        assert self.keep is not None
+        for row in rows[: max(0, self.keep - len(self.found))].tolist():
+            self.found.add(Grid(self.structure.n, tuple(row)))
 
     def _keep(self, rows: Digits, first: bool, this_run: set[Grid]) -> None:
         """Check the grids of `rows` into `found`; a later run may meet an earlier run's."""
@@ -384,6 +408,42 @@ def _relabelled(masks: Words, order: Sequence[int]) -> Words:
     for d, image in enumerate(order, start=1):
         out |= ((masks >> np.uint64(d - 1)) & one) << np.uint64(image - 1)
     return out
+
+
+def count_solutions(
+    puzzle: Puzzle,
+    *,
+    limit: int | None = None,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Count:
+    """Count the solutions of `puzzle` by the compiled search, listing none: every grid the
+    kernel reaches is counted and the first two are checked and kept as witnesses (the
+    bitmask count's contract, `tools.counting.Count`, without its digit-symmetry shortcut).
+    Past `limit` (it finds limit + 1, to tell "exactly K" from "at least K"), `max_nodes` or
+    `timeout` the count is a lower bound."""
+    from satsudoku.tools.counting import Count
+
+    _Compilation.ensure()  # compiling is not counting: before the clock starts
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
+    structure = structure_for(puzzle)  # refuses a rule outside the family, naming it
+    found = CheckedGrids(puzzle, FastBackend.name)
+    target = (1 << 62) if limit is None else max(1, limit) + 1
+    runs = _Runs(structure, found, target, deadline, max_nodes, keep=2)
+    runs.on_progress = on_progress
+    givens = np.array(puzzle.givens.values, dtype=np.uint8)
+    end = runs.run(givens, structure.allowed, None, None)
+    return Count(
+        count=runs.counted,
+        complete=end == "exhausted",
+        witnesses=tuple(found.grids),
+        nodes=runs.nodes,
+        symmetric_digits=0,
+        time_s=time.perf_counter() - start,
+        stopped=None if end == "exhausted" else end,
+    )
 
 
 class FastBackend:

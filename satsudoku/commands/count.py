@@ -37,16 +37,17 @@ def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "count",
         help="count solutions exactly, or estimate how many there are",
-        description="Print how many solutions every puzzle in FILE has. The bitmask backend "
-        "counts without listing them and, when every rule is digit-symmetric, visits one grid "
-        "per relabelling of the digits no given uses; the other backends enumerate up to --limit. "
+        description="Print how many solutions every puzzle in FILE has. The bitmask and fast "
+        "backends count without listing them (bitmask, when every rule is digit-symmetric, "
+        "visits one grid per relabelling of the digits no given uses; fast visits every grid, "
+        "compiled); the other backends enumerate up to --limit. "
         "A count cut short prints a lower bound ('>= K'). --estimate N samples the search "
         "tree instead (Knuth's estimator).",
     )
     add_input_options(parser)
     limit_help = (
-        "stop at K solutions and print '>= K' (default: none for bitmask, which keeps no "
-        f"list; {ENUMERATE_LIMIT} for the other backends, which list what they count)"
+        "stop at K solutions and print '>= K' (default: none for bitmask and fast, which keep "
+        f"no list; {ENUMERATE_LIMIT} for the other backends, which list what they count)"
     )
     add_backend_options(parser, default_limit=None, limit_help=limit_help)
     parser.add_argument(
@@ -79,18 +80,18 @@ def run(args: argparse.Namespace) -> int:
     args.dask = cluster_from_args(args)
     if args.estimate is not None:
         return _run_estimates(args)
-    if args.backend != "bitmask":
-        if not args.symmetry:
-            raise SatsudokuError(f"--no-symmetry does not apply to --backend {args.backend}")
+    if not args.symmetry and args.backend != "bitmask":
+        raise SatsudokuError(f"--no-symmetry does not apply to --backend {args.backend}")
+    if args.backend not in ("bitmask", "fast"):  # the others list what they count
         return _run_enumeration(args)
-    backend_from_args(args)  # refuses tuning options bitmask does not take, as solve does
+    backend_from_args(args)  # refuses tuning options the backend does not take, as solve does
+    counter = _counter(args)
     if args.dask is not None:
         count = partial(
-            count_solutions,
+            counter,
             limit=args.limit,
             timeout=args.timeout,
             max_nodes=args.max_nodes,
-            symmetry=args.symmetry,
         )
 
         def counted_line(index: int, puzzle: Puzzle, counted: Count) -> str:
@@ -106,12 +107,11 @@ def run(args: argparse.Namespace) -> int:
             def show(partial: int, before: int = before) -> None:
                 progress.solutions = before + partial
 
-            counted = count_solutions(
+            counted = counter(
                 puzzle,
                 limit=args.limit,
                 timeout=args.timeout,
                 max_nodes=args.max_nodes,
-                symmetry=args.symmetry,
                 on_progress=show,
             )
             progress.emit(_counted(index, puzzle, counted, args))
@@ -120,6 +120,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     return 0
+
+
+def _counter(args: argparse.Namespace) -> Callable[..., Count]:
+    """The backend's counting walk, which lists nothing: bitmask's (one grid per relabelling
+    of interchangeable digits unless --no-symmetry) or the compiled search's (every grid)."""
+    if args.backend == "fast":
+        from satsudoku.backends.fast import count_solutions as count_compiled
+
+        return count_compiled
+    return partial(count_solutions, symmetry=args.symmetry)
 
 
 def _run_enumeration(args: argparse.Namespace) -> int:
@@ -225,7 +235,7 @@ def _counted(index: int, puzzle: Puzzle, counted: Count, args: argparse.Namespac
     status = status_from(shown, limit=args.limit or shown + 1, exhausted=counted.complete)
     method = "exhaustive-search" if counted.complete else "witness"
     proof = Proof(method, {"nodes": counted.nodes, "complete": counted.complete})
-    result = Result(status, counted.witnesses, "bitmask", stats, proof, counted.complete)
+    result = Result(status, counted.witnesses, args.backend, stats, proof, counted.complete)
     record = result_json(index, puzzle, result)
     record["count"] = shown if counted.complete else None
     if not counted.complete:
