@@ -65,7 +65,11 @@ class Puzzle:
 
     @property
     def symbols(self) -> Alphabet:
-        return self.alphabet or Alphabet.default(self.size)
+        """The input's alphabet (the default one for the size if none); numbers when it cannot
+        write every digit: 1-9A-Za-z has 61 symbols, and a 64x64 read from dots once solved,
+        then failed to print its answer (a ValueError traceback)."""
+        alphabet = self.alphabet or Alphabet.default(self.size)
+        return alphabet if alphabet.fits(self.size) else Alphabet.numeric(self.size)
 
     def constraints(self) -> Iterator[Constraint]:
         """Classic houses first, then whatever each rule adds, each distinct constraint once:
