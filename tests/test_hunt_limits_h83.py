@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from satsudoku.cli import main
+from satsudoku.deadline import OutOfTime
+from satsudoku.encoders.cnf import AtMostOne, CnfFormula, Encoding
 from satsudoku.grid import Grid, Shape
+from satsudoku.proof.certificate import (
+    CertificateTimeoutError,
+    SatCertificate,
+    check_certificate,
+    make_certificate,
+)
+from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.symbols import DEFAULT_SYMBOLS
 from satsudoku.verify import violations
@@ -36,3 +47,49 @@ def test_a_64x64_written_in_symbols_is_answered_in_numbers(
     grid = Grid(N64, tuple(int(word) for word in words[: N64 * N64]))
     assert not violations(Puzzle(Shape.for_size(N64), Grid(N64, tuple(givens))), grid)
     assert {grid.values[i] for i, v in enumerate(givens) if not v} == {62, 63, 64}
+
+
+N36 = 36
+
+
+def _puzzle36() -> tuple[Puzzle, Grid]:
+    """A 36x36 (6x6 boxes) with one cell open, and its solution."""
+    values = tuple((6 * (i // N36 % 6) + i // N36 // 6 + i % N36) % N36 + 1 for i in range(N36**2))
+    solution = Grid(N36, values)
+    return Puzzle(Shape.for_size(N36), Grid(N36, (0, *values[1:]))), solution
+
+
+def _cpu_of(call: Callable[[], object], expected: type[BaseException]) -> float:
+    start = time.process_time()
+    with pytest.raises(expected):
+        call()
+    return time.process_time() - start
+
+
+def test_a_certificates_formula_is_encoded_within_the_deadline() -> None:
+    """`prove --timeout`: the 36x36 pairwise formula (3.3 million clauses, 3 s of CPU) was
+    encoded whatever the deadline, and a 64x64's (33 million) took 21 GB and 212 s under
+    --timeout 100; now the encoding stops at the deadline."""
+    puzzle, solution = _puzzle36()
+    by_sat = _cpu_of(
+        lambda: make_certificate(puzzle, [solution], deadline=time.perf_counter() + 0.2),
+        CertificateTimeoutError,
+    )
+    by_search = _cpu_of(
+        lambda: prove_by_search(puzzle, deadline=time.perf_counter() + 0.2),
+        CertificateTimeoutError,
+    )
+    assert by_sat < 1.5 and by_search < 1.5
+
+
+def test_a_certificates_clauses_are_matched_within_the_deadline() -> None:
+    """`prove --timeout`'s own check re-encodes the rules to justify each clause: 9 s for a
+    36x36 before the deadline was read (prove --backend bitmask --timeout 1 ran 10.9 s)."""
+    puzzle, solution = _puzzle36()
+    formula = CnfFormula(puzzle.shape, Encoding.EXTENDED, AtMostOne.PAIRWISE, [[1]], N36**3)
+    certificate = SatCertificate(puzzle, "unique", solution, formula, "bitmask", ["0"])
+    cpu = _cpu_of(
+        lambda: check_certificate(certificate, time.perf_counter() + 0.2),
+        OutOfTime,
+    )
+    assert cpu < 1.5

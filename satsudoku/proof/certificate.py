@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from satsudoku.backends import backend_names
-from satsudoku.deadline import OutOfTime
+from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -73,6 +73,7 @@ SEARCH_PROOF_WRITER = "bitmask"  # proofs written by the bitmask search (proof/s
 MAX_MANIFEST_BYTES = 8 * 1024 * 1024  # a manifest holds one puzzle document (io.limits' cap)
 MAX_PROOF_BYTES = 64 * 1024 * 1024  # the default (checking takes ~20x that); --max-proof-mib
 CHECK_SECONDS, CHECK_SECONDS_PER_MIB = 60.0, 60.0  # `default_check_seconds`
+_CLAUSES_PER_CHECK = 1 << 16  # clauses compared between two reads of the clock (~30 ms)
 
 
 class CertificateTimeoutError(Exception):
@@ -197,7 +198,10 @@ def make_certificate(
     if len(solutions) > 1:
         raise PuzzleError("a puzzle with several solutions has no refutation to certify")
     _check_time(deadline, solver)  # encoding a 25x25 formula alone takes ~0.8 s
-    formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE)
+    try:  # a 64x64's pairwise formula is 33 million clauses: 21 GB, minutes past --timeout
+        formula = encode_puzzle(puzzle, encoding, AtMostOne.PAIRWISE, deadline)
+    except OutOfTime:
+        raise _timed_out(solver) from None
     solution = solutions[0] if solutions else None
     if solution is not None:
         formula.clauses.append(formula.block(solution, puzzle.givens))
@@ -499,7 +503,9 @@ def check_certificate(cert: SatCertificate, deadline: float | None = None) -> Ce
     OutOfTime once `deadline` (a perf_counter time) passes during the proof's check."""
     if cert.solution is not None and (broken := violations(cert.puzzle, cert.solution)):
         return CertificateCheck(False, (f"the solution breaks the puzzle: {broken[0]}",))
-    problem = unjustified_clause(cert.puzzle, cert.encoding, cert.clauses, cert.solution)
+    problem = unjustified_clause(
+        cert.puzzle, cert.encoding, cert.clauses, cert.solution, deadline=deadline
+    )
     if problem:
         return CertificateCheck(False, (problem,))
     verdict = check_drat(cert.clauses, parse_drat("\n".join(cert.proof)), deadline)
@@ -507,30 +513,56 @@ def check_certificate(cert: SatCertificate, deadline: float | None = None) -> Ce
 
 
 def unjustified_clause(
-    puzzle: Puzzle, encoding: Encoding, clauses: list[Clause], solution: Grid | None
+    puzzle: Puzzle,
+    encoding: Encoding,
+    clauses: list[Clause],
+    solution: Grid | None,
+    *,
+    deadline: float | None = None,
 ) -> str | None:
-    """The first clause that is neither a rule clause, a given nor the blocking clause."""
-    return _unjustified(_rules(puzzle, encoding), puzzle, clauses, solution)
+    """The first clause that is neither a rule clause, a given nor the blocking clause;
+    OutOfTime once `deadline` passes (a 36x36's 3.3 million rule clauses take 9 s)."""
+    rules = _rules(puzzle, encoding, deadline=deadline)
+    return _unjustified(rules, puzzle, clauses, solution, deadline)
 
 
-def _rules(puzzle: Puzzle, encoding: Encoding, max_items: int | None = None) -> CnfFormula:
+def _rules(
+    puzzle: Puzzle,
+    encoding: Encoding,
+    max_items: int | None = None,
+    deadline: float | None = None,
+) -> CnfFormula:
     """The puzzle's rules re-encoded as the certificate's formula was (auxiliaries included)."""
     return encode_rules(
-        puzzle.shape, puzzle.constraints(), encoding, AtMostOne.PAIRWISE, max_items=max_items
+        puzzle.shape,
+        puzzle.constraints(),
+        encoding,
+        AtMostOne.PAIRWISE,
+        deadline=deadline,
+        max_items=max_items,
     )
 
 
 def _unjustified(
-    rules: CnfFormula, puzzle: Puzzle, clauses: list[Clause], solution: Grid | None
+    rules: CnfFormula,
+    puzzle: Puzzle,
+    clauses: list[Clause],
+    solution: Grid | None,
+    deadline: float | None = None,
 ) -> str | None:
     """`unjustified_clause` against rules already re-encoded."""
-    justified = {frozenset(clause) for clause in rules.clauses}
+    justified: set[frozenset[int]] = set()
+    for start in range(0, len(rules.clauses), _CLAUSES_PER_CHECK):
+        check(deadline)
+        justified.update(map(frozenset, rules.clauses[start : start + _CLAUSES_PER_CHECK]))
     n = puzzle.size
     justified.update(frozenset([i * n + d]) for i, d in enumerate(puzzle.givens.values) if d)
     if solution is not None:
         # Must hold the negated solution literal of every non-given cell, and nothing else.
         justified.add(frozenset(rules.block(solution, puzzle.givens)))
     for number, clause in enumerate(clauses, 1):
+        if number % _CLAUSES_PER_CHECK == 0:
+            check(deadline)
         if frozenset(clause) not in justified:
             shown = " ".join(map(str, clause[:12])) + (" ..." if len(clause) > 12 else "")
             return f"clause {number} ({shown} 0) is not justified by the puzzle"

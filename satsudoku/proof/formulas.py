@@ -33,22 +33,25 @@ _RULES: BuildCache[CnfFormula | None] = BuildCache(_KEPT)
 _LOCK = threading.Lock()  # callers may prove from several threads
 
 
-def puzzle_formula(puzzle: Puzzle, encoding: Encoding, amo: AtMostOne) -> CnfFormula:
+def puzzle_formula(
+    puzzle: Puzzle, encoding: Encoding, amo: AtMostOne, deadline: float | None = None
+) -> CnfFormula:
     """`encode_puzzle(puzzle, encoding, amo)`, its rule clauses built once per rule set.
 
-    Not for the reduced encoding, whose clauses depend on the givens."""
+    Not for the reduced encoding, whose clauses depend on the givens. OutOfTime once
+    `deadline` passes (a 36x36's 3.3 million clauses take 3 s to encode)."""
     if encoding is Encoding.REDUCED:
-        return encode_puzzle(puzzle, encoding, amo)
+        return encode_puzzle(puzzle, encoding, amo, deadline)
     try:
         key = (puzzle.shape, tuple(puzzle.rules), encoding, amo)
         hash(key)
     except TypeError:  # a user rule that is not hashable
-        return encode_puzzle(puzzle, encoding, amo)
+        return encode_puzzle(puzzle, encoding, amo, deadline)
 
     built: list[CnfFormula] = []
 
     def build() -> CnfFormula | None:
-        built.append(encode_rules(puzzle.shape, lowered(puzzle), encoding, amo))
+        built.append(_encoded_rules(puzzle, encoding, amo, deadline))
         return built[0] if len(built[0].clauses) <= _MAX_KEPT_CLAUSES else None
 
     with _LOCK:
@@ -56,7 +59,13 @@ def puzzle_formula(puzzle: Puzzle, encoding: Encoding, amo: AtMostOne) -> CnfFor
     n = puzzle.size
     givens = [[index * n + digit] for index, digit in enumerate(puzzle.givens.values) if digit]
     if rules is None:  # too large to keep: this call's own encoding, or a new one
-        formula = built[0] if built else encode_rules(puzzle.shape, lowered(puzzle), encoding, amo)
+        formula = built[0] if built else _encoded_rules(puzzle, encoding, amo, deadline)
         formula.clauses.extend(givens)
         return formula
     return replace(rules, clauses=[*rules.clauses, *givens], atmost=list(rules.atmost))
+
+
+def _encoded_rules(
+    puzzle: Puzzle, encoding: Encoding, amo: AtMostOne, deadline: float | None
+) -> CnfFormula:
+    return encode_rules(puzzle.shape, lowered(puzzle, deadline), encoding, amo, deadline=deadline)

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from satsudoku.backends.bitmask import _DECAY_EVERY, _RESTART_FROM
+from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import (
     AtMostOne,
     Clause,
@@ -910,7 +911,10 @@ def prove_by_search(
             "(use --encoding extended, or --proof-by sat)"
         )
     start, cpu = time.perf_counter(), time.process_time()
-    formula = puzzle_formula(puzzle, encoding, AtMostOne.PAIRWISE)  # rules encoded once per set
+    try:  # the rules are encoded once per set
+        formula = puzzle_formula(puzzle, encoding, AtMostOne.PAIRWISE, deadline)
+    except OutOfTime:  # a 36x36's formula (3 s) once ran past --timeout 1, then was checked
+        raise CertificateTimeoutError("the proof's formula was not encoded in time") from None
     encoded, encoded_cpu = time.perf_counter(), time.process_time()
     prover = _Prover(puzzle, _kernel_for(puzzle), formula, deadline, max_nodes)
     try:
