@@ -89,6 +89,7 @@ class Generated:
 def generate(request: Request, count: int) -> Iterator[Generated]:
     """`count` unique puzzles, one at a time (each may raise OutOfTime past its timeout)."""
     rng = random.Random(request.seed)
+    _load_compiled_search(request)
     for _ in range(count):
         yield generate_one(request, rng)
 
@@ -135,6 +136,17 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
         f"no unique puzzle in {MAX_ATTEMPTS} grids: the {', '.join(request.clues)} clues read "
         "off a grid never pinned it down; keep the givens or add other clue types"
     )
+
+
+def _load_compiled_search(request: Request) -> None:
+    """Load (or compile) the `fast` kernel that `_other_solution_test` will use before any
+    puzzle's clock starts: loading it took 0.5-2 s of the first puzzle's --timeout, so
+    `generate --box 2x2 --timeout 1` made nothing (exit 2) on a busy machine."""
+    if not request.givens or request.clues or importlib.util.find_spec("numba") is None:
+        return  # removal by the SAT oracle or the bitmask Refuter: nothing compiled to load
+    fast = get_backend("fast")
+    if unsupported(fast, Puzzle.empty(request.shape, request.rules)) is None:
+        fast.solve(Puzzle.empty(Shape(1, 1)), limit=1)
 
 
 def rating_of(puzzle: Puzzle, deadline: float | None = None) -> float:
