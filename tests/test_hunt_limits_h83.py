@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula, Encoding
@@ -22,6 +23,7 @@ from satsudoku.proof.certificate import (
 )
 from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
+from satsudoku.result import Status
 from satsudoku.symbols import DEFAULT_SYMBOLS
 from satsudoku.verify import violations
 
@@ -111,3 +113,12 @@ def test_generate_loads_the_compiled_search_before_the_puzzles_clock() -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert len(done.stdout.split()[0]) == 16
+
+
+def test_race_reads_a_limit_below_one_as_one_like_its_entrants() -> None:
+    """Every backend looks for one solution when asked for 0 or fewer, and says 'solved'; race
+    passed its entrants' grid on under limit 0 and called it 'unknown'."""
+    empty = Puzzle.empty(Shape.for_size(4))
+    for limit in (0, -5):
+        result = get_backend("race").solve(empty, limit=limit)
+        assert result.status is Status.SOLVED and len(result.solutions) == 1

@@ -88,6 +88,7 @@ class RaceBackend:
         """The first decided result among the entrants, re-verified; 'unknown' if none decides
         in `timeout` seconds (then the entrant that found most solutions speaks)."""
         start = time.perf_counter()
+        limit = max(1, limit)  # as every entrant reads it: limit 0 once came back 'unknown'
         labels = self.runners(puzzle)
         if not labels:
             raise PuzzleError("no race entrant takes this puzzle")
