@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import time
@@ -122,3 +123,10 @@ def test_race_reads_a_limit_below_one_as_one_like_its_entrants() -> None:
     for limit in (0, -5):
         result = get_backend("race").solve(empty, limit=limit)
         assert result.status is Status.SOLVED and len(result.solutions) == 1
+
+
+@pytest.mark.parametrize("timeout", [math.inf, 1e300])
+def test_mip_takes_an_unbounded_timeout_as_the_other_backends_do(timeout: float) -> None:
+    """timedelta(seconds=inf) raised OverflowError out of MipBackend.solve."""
+    result = get_backend("mip").solve(Puzzle.empty(Shape.for_size(4)), timeout=timeout)
+    assert result.status is Status.MULTIPLE and len(result.solutions) == 2

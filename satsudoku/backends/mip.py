@@ -52,6 +52,9 @@ _R = mathopt.TerminationReason
 # A 0-1 model has no unbounded direction, so "infeasible or unbounded" is infeasible.
 _NO_GRID = (_R.INFEASIBLE, _R.INFEASIBLE_OR_UNBOUNDED)
 _FOUND = (_R.OPTIMAL, _R.FEASIBLE)
+# Past this many seconds left (the CLI's most, about 31 years) a solve gets no time limit: a
+# timeout of inf or 1e300, which the other backends take, raised OverflowError in timedelta.
+_UNLIMITED_S = 1e9
 
 
 def solver_named(name: str | MipSolver) -> MipSolver:
@@ -164,7 +167,7 @@ class _Enumeration:
         params = mathopt.SolveParameters(enable_output=False)
         params.gscip.silence_output = True  # else SCIP prints on stdout despite enable_output
         params.gscip.bool_params["misc/catchctrlc"] = False  # Ctrl-C is Python's (see below)
-        if left is not None:
+        if left is not None and left < _UNLIMITED_S:  # timedelta(seconds=inf) overflows
             params.time_limit = timedelta(seconds=left)
         result = _solve_in_worker(self.encoding.model, self.solver, params)
         stats = result.solve_stats
