@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -26,6 +27,7 @@ from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.symbols import DEFAULT_SYMBOLS
+from satsudoku.tools.regions import random_regions
 from satsudoku.verify import violations
 
 N64, BOX64 = 64, 8
@@ -55,6 +57,7 @@ def test_a_64x64_written_in_symbols_is_answered_in_numbers(
 
 
 N36 = 36
+SEED7_REGIONS = "111222333441123333411522233411522666445557686455577686495976688499977888999977788"
 
 
 def _puzzle36() -> tuple[Puzzle, Grid]:
@@ -130,3 +133,20 @@ def test_mip_takes_an_unbounded_timeout_as_the_other_backends_do(timeout: float)
     """timedelta(seconds=inf) raised OverflowError out of MipBackend.solve."""
     result = get_backend("mip").solve(Puzzle.empty(Shape.for_size(4)), timeout=timeout)
     assert result.status is Status.MULTIPLE and len(result.solutions) == 2
+
+
+def test_a_large_jigsaw_drawing_stops_at_the_timeout(capsys: pytest.CaptureFixture[str]) -> None:
+    """`generate --jigsaw 64 --timeout 1` ran past 120 s: one drawing of 64x64 regions was
+    minutes of CPU, once for the command's options (outside any clock) and again for each
+    puzzle (ignoring its deadline). Now the options need no drawing, and a puzzle's drawing
+    reads its deadline."""
+    start = time.process_time()
+    assert main(["generate", "--jigsaw", "36", "--timeout", "0.3", "--seed", "1"]) == 2
+    assert time.process_time() - start < 2.0  # was 8.5 s: two 36x36 drawings of 4.3 s
+    assert "none made within --timeout 0.3 s" in capsys.readouterr().err
+
+
+def test_a_jigsaw_drawing_is_the_same_for_a_seed() -> None:
+    """Drawing from each region's own cells rather than the whole board kept the draws: these
+    9x9 regions are what seed 7 gave before."""
+    assert "".join(random_regions(9, Random(7)).region_labels) == SEED7_REGIONS

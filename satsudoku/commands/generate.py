@@ -28,7 +28,7 @@ from satsudoku.io.source import open_input
 from satsudoku.rules import Rule, make_rule
 from satsudoku.tools.clues import READERS
 from satsudoku.tools.generate import SYMMETRIES, Generated, Request, generate
-from satsudoku.tools.regions import random_regions
+from satsudoku.tools.regions import start_regions
 
 _REGIONS_LIMIT = 64 * 1024  # 64 lines of 64 labels, with room for spaces and line ends
 _DESCRIPTION = (
@@ -179,7 +179,7 @@ def _shape(args: argparse.Namespace) -> Shape:
             raise SatsudokuError("--jigsaw draws regions; --regions reads them: give one")
         if not 4 <= args.jigsaw <= MAX_SIZE:
             raise SatsudokuError(f"--jigsaw {args.jigsaw}: the size must be 4..{MAX_SIZE}")
-        return random_regions(args.jigsaw, random.Random(0))  # the size; each puzzle draws anew
+        return start_regions(args.jigsaw)  # the size; each puzzle draws its own regions
     if args.regions is None:
         rows, cols = args.box
         if rows * cols > MAX_SIZE:

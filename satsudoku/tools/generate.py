@@ -102,7 +102,7 @@ def generate_one(request: Request, rng: random.Random) -> Generated:
     no_grid = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
         if request.jigsaw:
-            shape = random_regions(request.shape.size, rng)
+            shape = random_regions(request.shape.size, rng, deadline)
             try:  # few restarts: some drawn regions admit no grid, and another draw is cheap
                 grid = complete_grid(shape, request.rules, rng, deadline, restarts=3)
             except GenerateError:
