@@ -23,6 +23,7 @@ from satsudoku.proof.certificate import (
     check_certificate,
     make_certificate,
 )
+from satsudoku.proof.core import minimal_conflict
 from satsudoku.proof.search_proof import prove_by_search
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
@@ -180,3 +181,19 @@ def test_sat_candidates_post_large_houses_by_a_counter_not_pairwise() -> None:
     found = true_candidates(puzzle)
     assert found.status is Status.UNIQUE
     assert [found.digits(divmod(i, N36)) for i in range(N36**2)] == [(d,) for d in solution.values]
+
+
+@pytest.mark.slow
+def test_explain_finds_a_64x64_conflict_within_bounded_memory() -> None:
+    """explain encoded a 64x64 pairwise (33 million clauses): a MemoryError traceback at 3.7 GB
+    within --timeout 20. Now r1c1=1, r1c2=1 is found in about 6 s at 1.1 GB."""
+    givens = [1, 1] + [0] * (N64 * N64 - 2)
+    puzzle = Puzzle(Shape.for_size(N64), Grid(N64, tuple(givens)))
+    assert minimal_conflict(puzzle, deadline=time.perf_counter() + 60) == [((0, 0), 1), ((0, 1), 1)]
+
+
+def test_explain_finds_a_36x36_conflict() -> None:
+    """Up to 36x36 the rules stay pairwise: counters left this conflict unknown after 20 s."""
+    givens = [1, 1] + [0] * (N36 * N36 - 2)
+    puzzle = Puzzle(Shape.for_size(N36), Grid(N36, tuple(givens)))
+    assert minimal_conflict(puzzle, deadline=time.perf_counter() + 60) == [((0, 0), 1), ((0, 1), 1)]
