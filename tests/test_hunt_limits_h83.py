@@ -197,3 +197,16 @@ def test_explain_finds_a_36x36_conflict() -> None:
     givens = [1, 1] + [0] * (N36 * N36 - 2)
     puzzle = Puzzle(Shape.for_size(N36), Grid(N36, tuple(givens)))
     assert minimal_conflict(puzzle, deadline=time.perf_counter() + 60) == [((0, 0), 1), ((0, 1), 1)]
+
+
+@pytest.mark.slow
+def test_minimal_answers_a_64x64_within_bounded_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """minimal's oracle encoded a 64x64 pairwise: a MemoryError traceback at 3.7 GB under
+    --timeout 20. Digits 62-64 left open, the puzzle has several solutions (11 s, 1.4 GB)."""
+    givens = [v if v <= len(DEFAULT_SYMBOLS) else 0 for v in _pattern64()]
+    path = tmp_path / "p.txt"
+    path.write_text("".join(DEFAULT_SYMBOLS[v - 1] if v else "." for v in givens) + "\n")
+    assert main(["minimal", str(path), "--timeout", "60"]) == 0
+    assert "multiple solutions: not minimal" in capsys.readouterr().out

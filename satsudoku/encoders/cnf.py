@@ -83,6 +83,17 @@ def amo_for(amo: AtMostOne, length: int) -> AtMostOne:
     return AtMostOne.PAIRWISE if length <= AUTO_PAIRWISE_MAX else AtMostOne.SEQCOUNTER
 
 
+# Tools that solve one formula many times (explain's core shrinking, minimal's oracle) keep
+# pairwise at-most-one up to 36×36, whose grids their solves find faster so (3.3 M clauses,
+# 0.9 GB), and use AUTO beyond: a 64×64 pairwise is 33 M clauses, a MemoryError at 3.7 GB.
+PAIRWISE_BOARD_MAX = 36
+
+
+def board_amo(size: int) -> AtMostOne:
+    """The at-most-one encoding those tools use on a board of `size`."""
+    return AtMostOne.PAIRWISE if size <= PAIRWISE_BOARD_MAX else AtMostOne.AUTO
+
+
 def parse_encoding(name: str | Encoding) -> Encoding:
     """An Encoding from its name; a PuzzleError naming the choices otherwise."""
     if isinstance(name, Encoding):

@@ -7,14 +7,13 @@ over them is then shrunk by deletion until dropping any one given makes the rest
 from __future__ import annotations
 
 from satsudoku.deadline import OutOfTime
-from satsudoku.encoders.cnf import AtMostOne, Encoding, encode_rules
+from satsudoku.encoders.cnf import Encoding, board_amo, encode_rules
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell
 from satsudoku.puzzle import Puzzle
 from satsudoku.sat.solvers import NON_INCREMENTAL, SolverRun, new_solver
 
 CORE_SOLVER = "cadical195"
-_PAIRWISE_UP_TO = 36  # board sizes whose at-most-one constraints are posted pairwise
 
 
 def minimal_conflict(
@@ -33,10 +32,9 @@ def minimal_conflict(
     if solver in NON_INCREMENTAL:
         raise PuzzleError(f"solver {solver} ignores assumptions; explain needs another solver")
     n = puzzle.size
-    # Pairwise at-most-one up to 36x36 (3.3 million clauses; the shrinking's solves find a
-    # 36x36 grid in seconds, not at all in 20 s with counters), counters beyond: pairwise, a
-    # 64x64's rules were 33 million clauses, a MemoryError traceback at 3.7 GB.
-    amo = AtMostOne.PAIRWISE if n <= _PAIRWISE_UP_TO else AtMostOne.AUTO
+    # Pairwise up to 36x36: the shrinking's solves find a 36x36 grid in seconds, not at all in
+    # 20 s with counters; a 64x64 pairwise died of a MemoryError at 3.7 GB (`board_amo`).
+    amo = board_amo(n)
     formula = encode_rules(puzzle.shape, puzzle.constraints(), encoding, amo, deadline=deadline)
     givens = [i * n + d for i, d in enumerate(puzzle.givens.values) if d]
     with new_solver(solver, bootstrap_with=formula.clauses) as sat:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from satsudoku.constraints import Constraint
 from satsudoku.deadline import check
-from satsudoku.encoders.cnf import Encoding, encode_rules
+from satsudoku.encoders.cnf import Encoding, board_amo, encode_rules
 from satsudoku.grid import Shape
 
 
@@ -33,7 +33,7 @@ def guarded_cnf(
     deadline: float | None = None,
 ) -> GuardedCnf:
     """`fixed` always holds (extended encoding); group k holds when guard k is true."""
-    base = encode_rules(shape, fixed, Encoding.EXTENDED, deadline=deadline)
+    base = encode_rules(shape, fixed, Encoding.EXTENDED, board_amo(shape.size), deadline=deadline)
     if base.atmost:  # not with the default pairwise at-most-one; guard against a change there
         raise ValueError("guarded_cnf needs clausal at-most-one constraints")
     cell_top = shape.size**3
