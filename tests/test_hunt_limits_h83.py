@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 import time
@@ -210,3 +211,24 @@ def test_minimal_answers_a_64x64_within_bounded_memory(
     path.write_text("".join(DEFAULT_SYMBOLS[v - 1] if v else "." for v in givens) + "\n")
     assert main(["minimal", str(path), "--timeout", "60"]) == 0
     assert "multiple solutions: not minimal" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_logic_compiles_its_kernels_before_the_puzzles_clock(tmp_path: Path) -> None:
+    """On a fresh install (an empty Numba cache) compiling the techniques' kernels took 20-60 s
+    inside the first puzzle's --timeout: `logic` on an empty 4x4 said 'gave up (--timeout)'.
+    Now they are compiled before the clock starts, and the command says so once."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    puzzle = tmp_path / "empty.txt"
+    puzzle.write_text("." * 16 + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "satsudoku", "logic", str(puzzle), "--timeout", "5"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "gave up" not in done.stdout and "logic runs out after 0 steps" in done.stdout
+    assert "compiled the logic techniques' kernels" in done.stderr

@@ -261,6 +261,15 @@ def say_on_stderr(message: str) -> None:
     print(f"satsudoku: {message}", file=sys.stderr, flush=True)
 
 
+def load_logic_kernels() -> None:
+    """Before any puzzle's --timeout starts: the logic techniques' compiled kernels (compiled
+    on a machine's first run, said once on stderr as the fast backend's kernel is)."""
+    from satsudoku.logic.solver import load_compiled_kernels
+
+    if (seconds := load_compiled_kernels()) is not None:
+        say_on_stderr(f"loaded or compiled the logic techniques' kernels in {seconds:.1f} s")
+
+
 def load_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
     """Stream the puzzles named by the input options, with any --rule added; a drawing left
     out by --ignore-drawings is said once per puzzle on stderr."""

@@ -10,6 +10,7 @@ from typing import Any
 from satsudoku.backends import get_backend
 from satsudoku.commands.common import (
     add_input_options,
+    load_logic_kernels,
     load_puzzles,
     positive_float,
     positive_int,
@@ -56,6 +57,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    load_logic_kernels()
     for index, puzzle in enumerate(load_puzzles(args)):  # from 0 in JSON, as `solve`'s
         board = Board.from_puzzle(puzzle)
         start = time.perf_counter()

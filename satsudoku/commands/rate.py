@@ -13,6 +13,7 @@ from satsudoku.commands.common import (
     Progress,
     add_progress_option,
     add_reading_options,
+    load_logic_kernels,
     load_puzzles,
     positive_float,
     positive_int,
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         "timeout": args.timeout,
     }
     progress = Progress(args.progress)
+    load_logic_kernels()
     try:
         progress.phase("rating")
         for (name, index, _), rating in each(partial(_rate, options), _puzzles(args), dask):

@@ -3,6 +3,7 @@ the grid is solved, logic runs out, or the pencil marks show there is no solutio
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from operator import ne, or_, xor
 
 from satsudoku.backends import get_backend
 from satsudoku.errors import BackendBugError
+from satsudoku.grid import Shape
 from satsudoku.logic import (
     chains,
     fish,
@@ -145,6 +147,26 @@ class LogicResult:
     def rating(self) -> float:
         """The hardest step's difficulty (0.0 when no step was needed)."""
         return self.hardest.difficulty if self.hardest else 0.0
+
+
+def load_compiled_kernels() -> float | None:
+    """Compile (a machine's first run) or load from the disk cache the Numba kernels the
+    techniques call, before any puzzle's clock starts: compiling took 20-60 s of the first
+    puzzle's --timeout, so `logic` on a fresh install said 'gave up (--timeout)' on an empty
+    4x4. Every technique runs once on an empty 4x4, finding nothing but calling its kernels.
+    Returns the seconds taken when that compiled anything (over a second), else None."""
+    global _KERNELS_LOADED
+    if _KERNELS_LOADED or importlib.util.find_spec("numba") is None:
+        return None
+    _KERNELS_LOADED = True
+    began = time.perf_counter()
+    empty = Board.from_puzzle(Puzzle.empty(Shape(2, 2)))
+    solve_logically(empty, techniques(uniqueness=True))
+    seconds = time.perf_counter() - began
+    return seconds if seconds > 1 else None
+
+
+_KERNELS_LOADED = False
 
 
 def solve_logically(

@@ -90,6 +90,10 @@ def generate(request: Request, count: int) -> Iterator[Generated]:
     """`count` unique puzzles, one at a time (each may raise OutOfTime past its timeout)."""
     rng = random.Random(request.seed)
     _load_compiled_search(request)
+    if request.rating is not None:  # rating runs the logic: its kernels, before any clock
+        from satsudoku.logic.solver import load_compiled_kernels
+
+        load_compiled_kernels()
     for _ in range(count):
         yield generate_one(request, rng)
 
