@@ -15,6 +15,7 @@ import resource
 import shutil
 import subprocess
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -104,9 +105,10 @@ def _manifest_digits(folder: Path) -> None:
     )
 
 
-def _a_64x64_claim(folder: Path) -> None:
-    """The manifest claims an empty 64x64 puzzle: its encoding alone would take gigabytes."""
-    puzzle = Puzzle.empty(Shape(8, 8))
+def _an_empty_claim(box: int, folder: Path) -> None:
+    """The manifest claims an empty board of box x box boxes: a 49x49's encoding alone would
+    take gigabytes; a 64x64 (33 million pairwise clauses) is past what any certificate holds."""
+    puzzle = Puzzle.empty(Shape(box, box))
     _manifest(
         folder,
         puzzle=puzzle_document(puzzle),
@@ -161,7 +163,11 @@ HOSTILE: dict[str, tuple[Callable[[Path], object], str]] = {
         "formula.cnf: line ",
     ),
     "formula-huge-file": (_sparse("formula.cnf", 4 << 30), "-byte limit for this puzzle"),
-    "formula-too-small-for-its-puzzle": (_a_64x64_claim, "cannot hold the 64x64 extended encoding"),
+    "formula-too-small-for-its-puzzle": (
+        partial(_an_empty_claim, 7),
+        "cannot hold the 49x49 extended encoding",
+    ),
+    "a-board-past-49x49": (partial(_an_empty_claim, 8), "boards up to 49x49"),
     "formula-too-small-for-its-rules": (
         _skyscraper_claim,
         "bytes cannot hold the puzzle's extended encoding (its rules need more than",

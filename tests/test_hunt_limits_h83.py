@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -17,12 +18,15 @@ from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula, Encoding
+from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.proof.certificate import (
     CertificateTimeoutError,
     SatCertificate,
     check_certificate,
     make_certificate,
+    too_large_to_certify,
+    verify_certificate,
 )
 from satsudoku.proof.core import minimal_conflict
 from satsudoku.proof.search_proof import prove_by_search
@@ -232,3 +236,39 @@ def test_logic_compiles_its_kernels_before_the_puzzles_clock(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "gave up" not in done.stdout and "logic runs out after 0 steps" in done.stdout
     assert "compiled the logic techniques' kernels" in done.stderr
+
+
+def test_boards_past_49x49_get_no_certificate(tmp_path: Path) -> None:
+    """A 64x64 certificate's pairwise formula is 33 million clauses (about 10 GB): `prove`
+    built it until --timeout (212 s and 21 GB without one). Now the verdict comes without a
+    certificate, the library refuses to write one, and the checker to read one."""
+    assert too_large_to_certify(49) is None and too_large_to_certify(36) is None
+    assert "boards up to 49x49" in (too_large_to_certify(50) or "")
+    big = Puzzle.empty(Shape(8, 8))
+    with pytest.raises(PuzzleError, match="33,030,144 clauses"):
+        make_certificate(big, [])
+    with pytest.raises(PuzzleError, match="boards up to 49x49"):
+        prove_by_search(big)
+    document = tmp_path / "big.json"
+    document.write_text('{"size": 64}')
+    done = subprocess.run(
+        [sys.executable, "-m", "satsudoku", "prove", str(document), "--backend", "fast"]
+        + ["--certificate", str(tmp_path / "certs"), "--timeout", "60"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("puzzle 1: multiple (a 64x64 certificate's pairwise formula")
+    assert "no certificate written" in done.stdout
+    # A stranger's manifest claiming a 64x64 board is refused before anything is encoded.
+    folder = tmp_path / "c4"
+    puzzle = tmp_path / "p4.txt"
+    puzzle.write_text(".234341221434321\n")
+    assert main(["prove", str(puzzle), "--certificate", str(folder)]) == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["puzzle"] = {"size": 64}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    check = verify_certificate(folder)
+    assert not check.ok and "boards up to 49x49" in check.messages[0]

@@ -37,6 +37,7 @@ from satsudoku.proof.certificate import (
     SatCertificate,
     check_certificate,
     make_certificate,
+    too_large_to_certify,
 )
 from satsudoku.proof.files import clear, make_folder
 from satsudoku.proof.search_proof import prove_by_search
@@ -184,6 +185,10 @@ def _settle(
     timeout = options["timeout"]
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
+    if too_large := too_large_to_certify(puzzle.size):  # the verdict alone, said so
+        phase("searching")
+        result = backend.solve(puzzle, limit=2, timeout=timeout)
+        return Settled(result.status.value, note=f" ({too_large}; no certificate written)")
     if options["backend"] == SEARCH_PROOF_WRITER == options["proof_by"]:  # one search
         phase("searching, with a proof log")
         try:

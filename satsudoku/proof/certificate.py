@@ -171,6 +171,23 @@ class SatCertificate:
         return out
 
 
+# Certificates post at-most-one pairwise (no auxiliary variables to re-derive): 2n^3(n-1)
+# clauses for a board's houses and cells, 3.3 million on 36x36, 11.3 million on 49x49, 33
+# million on 64x64 (about 10 GB as Python lists: past --timeout, a 64x64 held 3 GB at 15 s).
+MAX_CERTIFIED_CLAUSES = 12_000_000
+
+
+def too_large_to_certify(size: int) -> str | None:
+    """Why no certificate of a size x size board is written or read (None if one can be)."""
+    clauses = 2 * size**3 * (size - 1)
+    if clauses <= MAX_CERTIFIED_CLAUSES:
+        return None
+    return (
+        f"a {size}x{size} certificate's pairwise formula would hold {clauses:,} clauses, more "
+        f"than the {MAX_CERTIFIED_CLAUSES:,} a certificate may (boards up to 49x49)"
+    )
+
+
 def make_certificate(
     puzzle: Puzzle,
     solutions: list[Grid] | tuple[Grid, ...],
@@ -188,6 +205,8 @@ def make_certificate(
     runs in conflict-budget slices and raises CertificateTimeoutError when time runs out.
     `backend` names who settled the verdict, for the manifest.
     """
+    if why := too_large_to_certify(puzzle.size):
+        raise PuzzleError(why)
     encoding = parse_encoding(encoding)
     if encoding is Encoding.REDUCED:
         encoding = Encoding.EXTENDED  # reduced clauses are simplified: not traceable one by one
@@ -337,6 +356,8 @@ def _verify(
         raise PuzzleError(f"not a certificate (missing {', '.join(missing)})")
     manifest = _read_manifest(fd)
     puzzle = _manifest_puzzle(manifest)
+    if why := too_large_to_certify(puzzle.size):  # before its formula is re-encoded
+        raise PuzzleError(f"manifest.json: {why}")
     status = manifest.get("status")
     if status not in ("unique", "unsatisfiable"):
         raise PuzzleError("manifest.json: status must be unique or unsatisfiable")
@@ -501,6 +522,8 @@ def _parsed_bytes(name: str, data: bytes, parse: Callable[[bytes], T]) -> T:
 def check_certificate(cert: SatCertificate, deadline: float | None = None) -> CertificateCheck:
     """`verify_certificate` for an in-memory certificate (as attached to `Result.proof`);
     OutOfTime once `deadline` (a perf_counter time) passes during the proof's check."""
+    if why := too_large_to_certify(cert.puzzle.size):
+        return CertificateCheck(False, (why,))
     if cert.solution is not None and (broken := violations(cert.puzzle, cert.solution)):
         return CertificateCheck(False, (f"the solution breaks the puzzle: {broken[0]}",))
     problem = unjustified_clause(

@@ -35,6 +35,7 @@ from satsudoku.proof.certificate import (
     SEARCH_PROOF_WRITER,
     CertificateTimeoutError,
     SatCertificate,
+    too_large_to_certify,
 )
 from satsudoku.proof.extension import SumAutomaton, extend_sums
 from satsudoku.proof.formulas import puzzle_formula
@@ -900,6 +901,8 @@ def prove_by_search(
     settled the verdict in the manifest when this search only writes the proof. Raises
     CertificateTimeoutError past `deadline` (a perf_counter time) or `max_nodes`.
     """
+    if why := too_large_to_certify(puzzle.size):
+        raise PuzzleError(why)
     encoding = parse_encoding(encoding)
     if encoding is Encoding.REDUCED:
         encoding = Encoding.EXTENDED  # reduced clauses are simplified: not traceable one by one
