@@ -69,16 +69,14 @@ class _Found:
     def __init__(self, kernel: _Kernel, grids: CheckedGrids) -> None:
         self.kernel = kernel
         self.grids = grids
-        self._seen: set[tuple[int, ...]] = set()
 
     def add(self, cands: Masks) -> None:
-        key = tuple(cands)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.grids.add(Grid(self.kernel.n, tuple(map(self.kernel.digit, cands))))
+        grid = Grid(self.kernel.n, tuple(map(self.kernel.digit, cands)))
+        if grid not in self.grids:  # CheckedGrids knows what it holds
+            self.grids.add(grid)
 
     def __len__(self) -> int:
-        return len(self._seen)
+        return len(self.grids)
 
 
 @dataclass
