@@ -172,7 +172,8 @@ def add_backend_options(
         "--timeout",
         type=positive_float,
         metavar="S",
-        help="seconds per puzzle; the verdict is 'unknown' when it runs out",
+        help="seconds per puzzle (with --backend all: per backend, so each paradigm gets the "
+        "same budget); the verdict is 'unknown' when it runs out",
     )
     tuning = parser.add_argument_group("backend tuning (each applies to one backend)")
     tuning.add_argument(
