@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satsudoku.backends import Backend, available, get_backend, unsupported
+from satsudoku.backends.options import checked
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.io import format_line
@@ -91,6 +92,7 @@ def cross_check(
 
     `backends` names backends (shared default instances) or maps names to configured ones.
     """
+    limit, timeout = checked(limit, timeout)  # once, not once per backend
     if isinstance(backends, Mapping):
         instances = dict(backends)
     else:

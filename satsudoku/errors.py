@@ -62,3 +62,12 @@ class BackendUnavailableError(SatsudokuError):
 
 class BackendBugError(SatsudokuError):
     """A backend produced an answer the independent verifier rejects: always our bug."""
+
+
+class OptionError(SatsudokuError, ValueError):
+    """A solving option given through the API is out of range (a limit of 0, a timeout of
+    nan): named with its value, before any solver sees it."""
+
+
+class OptionTypeError(OptionError, TypeError):
+    """A solving option of the wrong type (a limit of 1.5 or "2", a timeout of True)."""

@@ -18,7 +18,7 @@ from satsudoku.backends import get_backend
 from satsudoku.cli import main
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import AtMostOne, CnfFormula, Encoding
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import OptionError, PuzzleError
 from satsudoku.grid import Grid, Shape
 from satsudoku.proof.certificate import (
     CertificateTimeoutError,
@@ -127,13 +127,16 @@ def test_generate_loads_the_compiled_search_before_the_puzzles_clock() -> None:
     assert len(done.stdout.split()[0]) == 16
 
 
-def test_race_reads_a_limit_below_one_as_one_like_its_entrants() -> None:
-    """Every backend looks for one solution when asked for 0 or fewer, and says 'solved'; race
-    passed its entrants' grid on under limit 0 and called it 'unknown'."""
+def test_race_refuses_a_limit_below_one_like_its_entrants() -> None:
+    """Race passed its entrants' grid on under limit 0 and called it 'unknown'; now every
+    backend refuses a limit below 1, as --limit does (backends.options), before any entrant
+    starts. Limit 1 still says 'solved' with one grid."""
     empty = Puzzle.empty(Shape.for_size(4))
     for limit in (0, -5):
-        result = get_backend("race").solve(empty, limit=limit)
-        assert result.status is Status.SOLVED and len(result.solutions) == 1
+        with pytest.raises(OptionError, match=f"limit must be a positive integer, not {limit}"):
+            get_backend("race").solve(empty, limit=limit)
+    result = get_backend("race").solve(empty, limit=1)
+    assert result.status is Status.SOLVED and len(result.solutions) == 1
 
 
 @pytest.mark.parametrize("timeout", [math.inf, 1e300])

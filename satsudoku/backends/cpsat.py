@@ -17,6 +17,7 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 from satsudoku.backends.drat_slot import DratSlot
+from satsudoku.backends.options import checked
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -108,9 +109,9 @@ class CpSatBackend:
 
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """Look for up to `limit` solutions in one search; 'unknown' when `timeout` runs out."""
+        limit, timeout = checked(limit, timeout)
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
-        limit = max(1, limit)
         stats: dict[str, int | float | str] = {"model": self.kind.value, "presolve": self.presolve}
         try:
             encoding = encoding_for(puzzle, self.kind, deadline)

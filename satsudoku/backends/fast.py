@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from satsudoku import verify_compiled
 from satsudoku.backends import fast_kernel
+from satsudoku.backends.options import checked, checked_limit, checked_timeout
 from satsudoku.constraints import (
     CORE_KINDS,
     NEEDS_TABLES,
@@ -425,12 +426,14 @@ def count_solutions(
     `timeout` the count is a lower bound."""
     from satsudoku.tools.counting import Count
 
+    limit = None if limit is None else checked_limit(limit)
+    timeout = checked_timeout(timeout)
     _Compilation.ensure()  # compiling is not counting: before the clock starts
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     structure = structure_for(puzzle)  # refuses a rule outside the family, naming it
     found = CheckedGrids(puzzle, FastBackend.name)
-    target = (1 << 62) if limit is None else max(1, limit) + 1
+    target = (1 << 62) if limit is None else limit + 1
     runs = _Runs(structure, found, target, deadline, max_nodes, keep=2)
     runs.on_progress = on_progress
     givens = np.array(puzzle.givens.values, dtype=np.uint8)
@@ -467,6 +470,7 @@ class FastBackend:
         max_nodes: int | None = None,
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
+        limit, timeout = checked(limit, timeout)
         compiled = _Compilation.ensure()
         begin = time.perf_counter()
         deadline = None if timeout is None else begin + timeout
@@ -481,17 +485,22 @@ class FastBackend:
                 structure,
                 givens,
                 found,
-                limit=max(1, limit),
+                limit=limit,
                 deadline=deadline,
                 max_nodes=nodes_cap,
             )
-        return self._result(puzzle, outcome, max(1, limit), time.perf_counter() - begin, compiled)
+        return self._result(puzzle, outcome, limit, time.perf_counter() - begin, compiled)
 
     def solve_many(
         self, puzzles: Iterable[Puzzle], *, limit: int = 2, timeout: float | None = None
     ) -> Iterator[Result]:
-        """Results for `puzzles` in order; runs of one shape and rule set go in batch calls."""
-        limit = max(1, limit)
+        """Results for `puzzles` in order; runs of one shape and rule set go in batch calls
+        (a bad `limit` or `timeout` is refused at once, before the first result is asked for)."""
+        return self._many(puzzles, *checked(limit, timeout))
+
+    def _many(
+        self, puzzles: Iterable[Puzzle], limit: int, timeout: float | None
+    ) -> Iterator[Result]:
         stream = iter(puzzles)
         if (timeout is not None and timeout < _BATCH_MIN_TIMEOUT) or self.max_nodes is not None:
             for puzzle in stream:

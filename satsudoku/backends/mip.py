@@ -14,6 +14,7 @@ from enum import Enum
 
 from ortools.math_opt.python import mathopt
 
+from satsudoku.backends.options import checked
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.mip import MipEncoding, encoding_for
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -52,9 +53,6 @@ _R = mathopt.TerminationReason
 # A 0-1 model has no unbounded direction, so "infeasible or unbounded" is infeasible.
 _NO_GRID = (_R.INFEASIBLE, _R.INFEASIBLE_OR_UNBOUNDED)
 _FOUND = (_R.OPTIMAL, _R.FEASIBLE)
-# Past this many seconds left (the CLI's most, about 31 years) a solve gets no time limit: a
-# timeout of inf or 1e300, which the other backends take, raised OverflowError in timedelta.
-_UNLIMITED_S = 1e9
 
 
 def solver_named(name: str | MipSolver) -> MipSolver:
@@ -92,9 +90,9 @@ class MipBackend:
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """Look for up to `limit` solutions, cutting each off in turn; 'unknown' when `timeout`
         runs out first."""
+        limit, timeout = checked(limit, timeout)
         start = time.perf_counter()
         deadline = None if timeout is None else start + timeout
-        limit = max(1, limit)
         stats: dict[str, int | float | str] = {"solver": self.solver.value}
         try:
             encoding = encoding_for(puzzle, deadline)
@@ -167,7 +165,7 @@ class _Enumeration:
         params = mathopt.SolveParameters(enable_output=False)
         params.gscip.silence_output = True  # else SCIP prints on stdout despite enable_output
         params.gscip.bool_params["misc/catchctrlc"] = False  # Ctrl-C is Python's (see below)
-        if left is not None and left < _UNLIMITED_S:  # timedelta(seconds=inf) overflows
+        if left is not None:  # at most MAX_SECONDS (`checked`): inf overflowed timedelta
             params.time_limit = timedelta(seconds=left)
         result = _solve_in_worker(self.encoding.model, self.solver, params)
         stats = result.solve_stats

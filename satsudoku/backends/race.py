@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from satsudoku.backends import available, backend_class, get_backend, unsupported
+from satsudoku.backends.options import checked
 from satsudoku.errors import PuzzleError
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, Status, make_result
@@ -87,8 +88,8 @@ class RaceBackend:
     def solve(self, puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None) -> Result:
         """The first decided result among the entrants, re-verified; 'unknown' if none decides
         in `timeout` seconds (then the entrant that found most solutions speaks)."""
+        limit, timeout = checked(limit, timeout)  # before any entrant: one error, not three
         start = time.perf_counter()
-        limit = max(1, limit)  # as every entrant reads it: limit 0 once came back 'unknown'
         labels = self.runners(puzzle)
         if not labels:
             raise PuzzleError("no race entrant takes this puzzle")

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
+from satsudoku.backends.options import checked
 from satsudoku.constraints import Allowed, lower
 from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.encoders.cnf import (
@@ -292,8 +293,8 @@ class SatBackend:
         With `certify=True`, a unique or unsatisfiable verdict carries a checkable
         `SatCertificate` (CNF + DRAT refutation) in `result.proof.certificate`.
         """
+        limit, timeout = checked(limit, timeout)
         start = time.perf_counter()
-        limit = max(1, limit)
         deadline = None if timeout is None else start + timeout
         solutions: list[Grid] = []
         exhausted = False

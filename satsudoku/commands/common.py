@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
+from satsudoku.backends.options import MAX_SECONDS  # the API reads more as no limit
 from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
@@ -610,11 +611,6 @@ def seed_argument(text: str) -> int:
     if not 0 <= value < 2**31:
         raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}")
     return value
-
-
-# Thirty years of seconds are ample for any puzzle; 'inf' or 1e308 overflowed the solvers'
-# own clocks (MIP's timedelta, a thread's wait) into a traceback.
-MAX_SECONDS = 10**9  # about 31 years
 
 
 def positive_float(text: str) -> float:

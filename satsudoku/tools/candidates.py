@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from satsudoku.backends.options import checked_timeout
 from satsudoku.errors import BackendBugError, BackendUnavailableError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
 from satsudoku.puzzle import Puzzle
@@ -184,6 +185,7 @@ def true_candidates(
             f"backend {backend!r} needs the package {exc.name!r}: pip install {exc.name}"
         ) from exc
     strategy: Strategy = getattr(module, name)
+    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     options = {"solver": solver} if solver is not None else {}

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from satsudoku.backends.options import checked_limit, checked_timeout
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
@@ -78,6 +79,8 @@ def count_solutions(
 
     `on_progress(count)` hears the running total every few hundred nodes.
     """
+    limit = None if limit is None else checked_limit(limit)
+    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     kernel = search_kernel(puzzle)

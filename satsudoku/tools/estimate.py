@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from satsudoku.backends.options import checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.counting import Masks, SearchKernel, count_from
@@ -65,6 +66,7 @@ def estimate_count(
     counts the rest exactly when that takes at most a few hundred nodes. Stops early, with
     the samples drawn so far, at `timeout` seconds; `on_sample(k)` hears each finished sample.
     """
+    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     kernel = search_kernel(puzzle)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from satsudoku.backends import get_backend, unsupported
 from satsudoku.backends.bitmask import BitmaskBackend
+from satsudoku.backends.options import checked_timeout
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import Cell, Grid, Shape
@@ -60,6 +61,7 @@ class Request:
     jigsaw: bool = False  # random jigsaw regions of shape.size, drawn afresh for each grid
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "timeout", checked_timeout(self.timeout))  # frozen: set once
         if self.symmetry not in SYMMETRIES:
             raise GenerateError(
                 f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}"

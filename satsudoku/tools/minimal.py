@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from satsudoku.backends import get_backend
+from satsudoku.backends.options import checked_timeout
 from satsudoku.deadline import OutOfTime
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
@@ -139,6 +140,7 @@ def find_redundant(
     timeout: float | None = None,
 ) -> Minimality:
     """Every given (and rule instance, with `rules`) whose removal keeps the puzzle unique."""
+    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     verdict, oracle = _prepare(puzzle, backend, rules, deadline)
@@ -171,6 +173,7 @@ def reduce_puzzle(
 
     Returns the Minimality verdict instead when the puzzle is not unique (or time ran out).
     """
+    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     given_cells = [cell for cell, _ in puzzle.given_cells()]
