@@ -6,6 +6,7 @@ the backend, which it must catch: a check that cannot fail would prove nothing."
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -315,3 +316,19 @@ def test_count_command_on_the_fast_backend_says_the_brute_force_count(
         for _, truth in [*plain, (None, range(288))]
     ]
     assert capsys.readouterr().out.split("\n")[:-1] == want
+
+
+@pytest.mark.parametrize("backend", ["fast", "bitmask"])
+def test_a_count_record_lists_no_more_grids_than_it_counts(
+    backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`count --limit 1 --json` on the empty 4x4 said 'solved' and 'at_least': 1 beside two
+    grids (the walk's second, found to tell '1' from '>= 1')."""
+    path = tmp_path / "empty.txt"
+    path.write_text("." * 16 + "\n")
+    for limit, status in ((1, "solved"), (2, "multiple")):
+        argv = ["count", str(path), "--backend", backend, "--limit", str(limit), "--json"]
+        assert main(argv) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert (record["status"], record["at_least"], record["count"]) == (status, limit, None)
+        assert len(record["solutions"]) == limit

@@ -235,7 +235,10 @@ def _counted(index: int, puzzle: Puzzle, counted: Count, args: argparse.Namespac
     status = status_from(shown, limit=args.limit or shown + 1, exhausted=counted.complete)
     method = "exhaustive-search" if counted.complete else "witness"
     proof = Proof(method, {"nodes": counted.nodes, "complete": counted.complete})
-    result = Result(status, counted.witnesses, args.backend, stats, proof, counted.complete)
+    # No more witnesses than the count shown: at --limit 1 the walk finds a second grid (to
+    # tell '1' from '>= 1'), which the record listed beside 'solved' and 'at_least': 1.
+    witnesses = counted.witnesses[:shown]
+    result = Result(status, witnesses, args.backend, stats, proof, counted.complete)
     record = result_json(index, puzzle, result)
     record["count"] = shown if counted.complete else None
     if not counted.complete:
