@@ -37,10 +37,8 @@ BAD_TIMEOUTS: list[tuple[object, type[OptionError]]] = [
     ("1", OptionTypeError),
     (True, OptionTypeError),
 ]
-# bitmask.py belongs to the referee's owner: it still reads these values its own way (limit 0
-# as 1, nan as no limit, "2" a TypeError) until its solve calls `checked` as the others do.
 BACKENDS = [
-    pytest.param("bitmask", marks=pytest.mark.xfail(strict=True, reason="bitmask not yet")),
+    "bitmask",
     "sat",
     "cpsat",
     "fast",

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from satsudoku.backends.options import checked
 from satsudoku.constraints import CORE_KINDS
 from satsudoku.deadline import OutOfTime, building
 from satsudoku.grid import Grid
@@ -126,9 +127,10 @@ class BitmaskBackend:
         max_nodes: int | None = None,
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
+        limit, timeout = checked(limit, timeout)
         start = time.perf_counter()
         search = _Search(
-            limit=max(1, limit),
+            limit=limit,
             deadline=None if timeout is None else start + timeout,
             max_nodes=max_nodes if max_nodes is not None else self.max_nodes,
         )
