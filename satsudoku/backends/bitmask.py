@@ -38,7 +38,8 @@ _RESTART_FROM = 25
 # they follow the region being searched. Used below _RESTART_FROM on rules beyond houses:
 # forum killer line 37 settles in 13,118 nodes (none in 20,000 without), ISS Nabner in 2,581
 # (none in 20,000), killer-X line 5 in 645 (8,053). On classic puzzles it saves 10-13 % of the
-# nodes but costs 11-19 % of the speed, and on 25x25 (with restarts) it took twice the nodes.
+# nodes but costs 11-19 % of the speed, and on 25x25 (with restarts) it took twice the nodes
+# as the branching rule; there the scores break fewest-candidate ties instead (`_run`).
 _DECAY_EVERY = 1 << 14
 _RESTART_UNIT = 256  # failed children per unit of a run (a 25x25 band solution: 100-300 nodes)
 # Nodes this deep or shallower are probed (`search.probe`) on killers below _RESTART_FROM: a
@@ -94,6 +95,7 @@ class _Search:
     locked: bool = False  # locked candidates at every node (`_Kernel.settle`)
     deep: bool = False  # ... not yet, but once the search has failed often enough
     scores: list[int] | None = None  # conflict scores per cell, when branching by them
+    heat: bool = False  # ... or when they only break branch_cell's ties (restarts)
 
 
 def _room(cands: Masks) -> int:
@@ -223,6 +225,10 @@ class BitmaskBackend:
         # did before; doubling cutoffs settled fewer, a random cell among the fewest-candidate
         # ties did not help.
         run, shuffle = 1, None
+        # Conflict scores kept over the runs break ties among the fewest-candidate cells
+        # (before open peers), as in the fast backend: a later run branches first where
+        # earlier ones failed, and a node's child that fails at once is a cheap one.
+        search.scores, search.heat = [0] * (kernel.n * kernel.n), True
         while not self._dfs(kernel, root, search, shuffle, _RESTART_UNIT * luby(run), found):
             if search.stopped or len(found) >= search.limit:
                 break
@@ -248,7 +254,7 @@ class BitmaskBackend:
         # Per stacked node, its parent's probe outcomes (`search.probe`'s `known`), if probed.
         knowns: list[Known | None] = [None]
         # Killer cages below _RESTART_FROM (where conflict scores are used, too).
-        probing = search.scores is not None and kernel.killer_cages > 0
+        probing = search.scores is not None and not search.heat and kernel.killer_cages > 0
         assign, settle, branch_cell = kernel.assign, kernel.settle, kernel.branch_cell
         node_cap = search.max_nodes if search.max_nodes is not None else float("inf")
         run_cap = search.backtracks + cutoff if cutoff is not None else float("inf")
@@ -280,7 +286,10 @@ class BitmaskBackend:
                 if probe(kernel, cands, locked, widest=widest, known=known) < 0:
                     search.backtracks += 1  # the node has no solution
                     continue
-            best = branch_cell(cands) if scores is None else branch_scored(cands, scores)
+            if scores is None or search.heat:
+                best = branch_cell(cands, scores)
+            else:
+                best = branch_scored(cands, scores)
             if best < 0:
                 found.add(cands)
                 if len(found) >= search.limit:
