@@ -280,10 +280,11 @@ class BitmaskBackend:
             inherited = knowns.pop()
             search.nodes += 1
             known: Known | None = None
+            fresh: dict[tuple[int, int], list[int]] = {}  # probed children, settled
             if probing and depth <= _PROBE_DEPTH:
                 known = {} if inherited is None else dict(inherited)
                 widest = _PROBE_WIDEST_BELOW if depth else _PROBE_WIDEST
-                if probe(kernel, cands, locked, widest=widest, known=known) < 0:
+                if probe(kernel, cands, locked, widest=widest, known=known, fresh=fresh) < 0:
                     search.backtracks += 1  # the node has no solution
                     continue
             if scores is None or search.heat:
@@ -307,6 +308,10 @@ class BitmaskBackend:
                     choices = places
             children = []
             for cell, bit in choices:
+                ready = fresh.get((cell, bit)) if fresh else None
+                if ready is not None:  # the probe's trial of this very child (h88)
+                    children.append(ready.copy())
+                    continue
                 child = cands.copy()
                 dirty = assign(child, cell, bit)
                 if dirty >= 0 and settle(child, dirty, locked):

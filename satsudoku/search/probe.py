@@ -39,6 +39,7 @@ def probe(
     budget: int = BUDGET,
     widest: int = WIDEST,
     known: Known | None = None,
+    fresh: dict[tuple[int, int], list[int]] | None = None,
 ) -> int:
     """Probe the open cells of 2..`widest` candidates, fewest first, pass after pass until one
     narrows nothing or `budget` trials have run, narrowing `cands` in place (`locked` as in
@@ -46,13 +47,19 @@ def probe(
 
     `known` (this node's own copy of its parent's, filled in here) holds earlier outcomes of
     the same trials: a later pass, or a node below, starts a trial from its earlier outcome
-    cut down to today's masks (`_resume`), so only what changed since is propagated again."""
+    cut down to today's masks (`_resume`), so only what changed since is propagated again.
+
+    `fresh`, if given, is left holding the outcome of each trial of the last pass, by (cell,
+    open bit), when that pass narrowed nothing: each is then the node's child on that digit,
+    assigned and settled, which the search takes instead of settling it again."""
     guard, open_bits = kernel.guard, kernel.open_bits
     assign, settle = kernel.assign, kernel.settle
     trials = 0
     changed = True
     while changed and trials < budget:
         changed = False
+        if fresh is not None:
+            fresh.clear()
         counts = list(map(int.bit_count, cands))
         order = sorted(
             (c, i) for i, c in enumerate(counts) if 2 <= c <= widest and not cands[i] & guard
@@ -84,6 +91,8 @@ def probe(
                     child, opened = resumed
                 if known is not None:
                     known[(i, bit)] = (child, opened)
+                if fresh is not None:
+                    fresh[(i, bit)] = child
                 union = opened if union is None else list(map(or_, union, opened))
             if union is None:
                 return -1  # every digit of cell i fails
@@ -100,6 +109,8 @@ def probe(
                 outside = None
                 if not settle(cands, dirty, locked):
                     return -1
+    if changed and fresh is not None:
+        fresh.clear()  # out of trials: the last pass's outcomes predate a narrowing
     return trials
 
 

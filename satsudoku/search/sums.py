@@ -15,7 +15,11 @@ from math import comb
 Unit = tuple[tuple[int, ...], int]  # positions of pairwise-distinct terms, their common weight
 _MEMO_CAP = 1 << 15  # feasible-set entries kept per kernel (masks seen by a long search)
 # Innie/outie sums of more terms prune more nodes but cost more per node: on 7 forum killers
-# (8,000-node cap) 6 terms took 19.2 s CPU, 4 terms 11.4 s, none 10.0 s settling none of them.
+# (8,000-node cap) 6 terms took 19.2 s CPU, 4 terms 11.4 s, none 10.0 s settling none of them,
+# with the partial-sum walk. Listed (`SumTable`), 5 terms settled 8 of forum killer lines 9,
+# 15, 21, 37-39, 41 and 62 in 30 s of CPU each (70.7 s in all), 4 terms 6 (92.8 s); but
+# listing the 5-term sums took 0.1-0.6 s a puzzle (a one-node Janko killer: 0.04 -> 0.64 s)
+# and line 37 went from 6 s to 12 s, past the 10 s the forum killers are measured at.
 DERIVED_TERMS = 4
 _UNIONS_UP_TO = 25  # boards whose unions of consecutive rows (columns) are regions too
 # The digit sets a group's cells can be matched to are enumerated, up to 2^u of them for u open
@@ -307,3 +311,118 @@ def _block_unions(
                 if frozenset(cells) not in found:
                     found[frozenset(cells)] = (cells, house_total * (last - first))
     return list(found.values())
+
+
+class SumTable:
+    """Every solution of a short linear sum, as bit positions of Python ints: exact supports
+    (generalised arc consistency) in a few big-integer ANDs per call.
+
+    `SumSupport` walks the partial sums for every new combination of masks, and on the forum
+    killers its innie/outie sums of 3-4 cells met a new one at most calls (line 62: 35,000
+    walks in 800 nodes, half the CPU). Here the solutions are listed once: solution s sets bit
+    s of `of_bit[k][bit]` when it gives position k that digit, so the solutions a set of masks
+    leaves are the AND over positions of the ORs of their digits' entries (memoised per mask:
+    at most 2^n masks a position), and a position keeps the digits some of those give it.
+    Exact per cell, so it also removes what the unit-level walk keeps within a group."""
+
+    def __init__(
+        self,
+        bits: Sequence[int],
+        weights: Sequence[int],
+        total: int,
+        apart: Sequence[tuple[int, int]],
+        steps: int,
+    ) -> None:
+        """`bits`: each digit's open bit; `apart`: pairs of positions whose digits differ.
+        Listing stops after `steps` digits tried (`complete` is then False): a long sum on a
+        large board has too many solutions to list."""
+        n, size = len(bits), len(weights)
+        self.bits = tuple(bits)
+        # [position][digit - 1] -> the solutions giving it, as a bitmap (an int at the end:
+        # OR-ing 1 << s into a growing int would take time quadratic in the solutions).
+        having = [[bytearray() for _ in range(n)] for _ in range(size)]
+        differ = [
+            [j for a, b in apart for j in (a, b) if k in (a, b) and j < k] for k in range(size)
+        ]
+        # The least and greatest the positions from k on can add (bounds cut the listing).
+        least = [0] * (size + 1)
+        most = [0] * (size + 1)
+        for k in range(size - 1, -1, -1):
+            w = weights[k]
+            least[k] = least[k + 1] + min(w, w * n)
+            most[k] = most[k + 1] + max(w, w * n)
+        digits = [0] * size
+        count = 0
+        budget = steps
+
+        def place(k: int, partial: int) -> None:
+            nonlocal count, budget
+            if k == size - 1:  # the last digit is what the total leaves: no loop
+                rest, w = total - partial, weights[k]
+                if w == 0 or rest % w:
+                    return
+                d = rest // w
+                if not 1 <= d <= n or any(digits[j] == d for j in differ[k]):
+                    return
+                digits[k] = d
+                byte, bit = divmod(count, 8)
+                for j in range(size):
+                    row = having[j][digits[j] - 1]
+                    if len(row) <= byte:
+                        row.extend(bytes(byte + 1 - len(row)))
+                    row[byte] |= 1 << bit
+                count += 1
+                return
+            w, low, high = weights[k], least[k + 1], most[k + 1]
+            for d in range(1, n + 1):
+                budget -= 1
+                if budget < 0:
+                    return
+                rest = total - partial - w * d
+                if low <= rest <= high and all(digits[j] != d for j in differ[k]):
+                    digits[k] = d
+                    place(k + 1, partial + w * d)
+
+        place(0, 0)
+        self.complete = budget >= 0
+        # Per position, digit bit -> its solutions, for the digits some solution gives it.
+        self.of_bit = [
+            {
+                bit: int.from_bytes(sols, "little")
+                for bit, sols in zip(self.bits, row, strict=True)
+                if sols
+            }
+            for row in having
+        ]
+        self.useful = [sum(of_bit) for of_bit in self.of_bit]  # their bits
+        self.meets: list[dict[int, int]] = [{} for _ in range(size)]  # mask -> solutions
+
+    def supports(self, opened: Sequence[int]) -> tuple[int, ...] | None:
+        """Per position, the digits (open bits) some solution within `opened` gives it; None
+        if no solution is left."""
+        alive = -1
+        for k, mask in enumerate(opened):
+            meets = self.meets[k]
+            found = meets.get(mask)
+            if found is None:
+                found, of_bit, m = 0, self.of_bit[k], mask & self.useful[k]
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    found |= of_bit[bit]
+                if len(meets) >= _GROUP_SETS:
+                    meets.clear()  # 16x16 and up: 2^n masks a position at most
+                meets[mask] = found
+            alive &= found
+            if not alive:
+                return None
+        keep = []
+        for k, mask in enumerate(opened):
+            kept, of_bit, m = 0, self.of_bit[k], mask & self.useful[k]
+            while m:
+                bit = m & -m
+                m ^= bit
+                if of_bit[bit] & alive:
+                    kept |= bit
+            keep.append(kept)
+        return tuple(keep)
