@@ -59,6 +59,17 @@ def test_known_supports() -> None:
     assert group.supports([mask(1, 2), mask(1, 2), mask(1, 2)]) is None
 
 
+def test_a_term_of_weight_zero_takes_every_digit() -> None:
+    """2a + 0b = 4: a is 2 and b anything (anything but 2 when apart from a), whichever place
+    the zero has; the last term's shortcut (its digit is what the total leaves) once divided
+    by its weight and, at 0, dropped every solution."""
+    full = mask(*range(1, 10))
+    for weights, apart in (((2, 0), []), ((0, 2), []), ((2, 0), [(0, 1)]), ((0, 2), [(0, 1)])):
+        table = SumTable(BIT, weights, 4, apart, 1 << 20)
+        expected = brute([full, full], weights, 4, apart)
+        assert expected is not None and table.supports([full, full]) == expected, weights
+
+
 def test_random_sums_match_brute_force() -> None:
     """600 random sums of 1-4 terms (weights ±1, random pairs apart), each asked about 5
     random sets of masks: the same supports as brute force, None exactly when it finds none."""

@@ -355,25 +355,33 @@ class SumTable:
         count = 0
         budget = steps
 
+        def record() -> None:
+            nonlocal count
+            byte, bit = divmod(count, 8)
+            for j in range(size):
+                row = having[j][digits[j] - 1]
+                if len(row) <= byte:
+                    row.extend(bytes(byte + 1 - len(row)))
+                row[byte] |= 1 << bit
+            count += 1
+
         def place(k: int, partial: int) -> None:
-            nonlocal count, budget
-            if k == size - 1:  # the last digit is what the total leaves: no loop
-                rest, w = total - partial, weights[k]
-                if w == 0 or rest % w:
+            nonlocal budget
+            if k == size:  # reached only through a last term of weight 0
+                if partial == total:
+                    record()
+                return
+            w = weights[k]
+            if k == size - 1 and w:  # the last digit is what the total leaves: no loop
+                rest = total - partial
+                if rest % w:
                     return
                 d = rest // w
-                if not 1 <= d <= n or any(digits[j] == d for j in differ[k]):
-                    return
-                digits[k] = d
-                byte, bit = divmod(count, 8)
-                for j in range(size):
-                    row = having[j][digits[j] - 1]
-                    if len(row) <= byte:
-                        row.extend(bytes(byte + 1 - len(row)))
-                    row[byte] |= 1 << bit
-                count += 1
+                if 1 <= d <= n and all(digits[j] != d for j in differ[k]):
+                    digits[k] = d
+                    record()
                 return
-            w, low, high = weights[k], least[k + 1], most[k + 1]
+            low, high = least[k + 1], most[k + 1]
             for d in range(1, n + 1):
                 budget -= 1
                 if budget < 0:
