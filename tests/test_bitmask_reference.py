@@ -23,13 +23,14 @@ from satsudoku.search.kernel import search_kernel
 from satsudoku.search.sums import SumSupport, implied_sums
 from tests.conftest import REPO
 from tests.test_rules import FIRST_ROW, Rows, all_4x4, all_6x6_first_row
+from tests.test_rules import cell as cell_at
 
 backend = BitmaskBackend()
 
 
 def at(g: Rows, name: str) -> int:
-    r, c = name[1:].split("c")
-    return g[int(r) - 1][int(c) - 1]
+    r, c = cell_at(name)  # memoised: the oracles look names up millions of times
+    return g[r][c]
 
 
 def orthogonal(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:

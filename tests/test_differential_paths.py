@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ def status_of(count: int) -> str:
     return "unsatisfiable" if count == 0 else "unique" if count == 1 else "multiple"
 
 
+@cache  # the oracles look cells up by name for every grid
 def cell_index(text: str) -> tuple[int, int]:
     r, c = text[1:].split("c")
     return int(r) - 1, int(c) - 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ CAGES = [
 ]
 
 
+@cache  # the oracles look cells up by name for every grid
 def flat(name: str) -> int:
     r, c = name[1:].split("c")
     return (int(r) - 1) * N + int(c) - 1
