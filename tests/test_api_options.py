@@ -1,10 +1,13 @@
-"""Every solving entry point checks `limit` and `timeout` the same way (backends.options): a
-bad value is an OptionError naming the parameter and the value, before any solver sees it; the
-edges keep their meaning (timeout 0: 'unknown' at once; inf or 1e300: no limit)."""
+"""Every API entry point checks its numeric options the same way (backends.options): `limit`,
+`timeout`, `max_nodes`, seeds, sample/cap/worker/step counts. A bad value is an OptionError
+naming the option and the value, before any solver sees it; the edges keep their meaning
+(timeout or max_nodes 0: 'unknown' at once; inf or 1e300 seconds, max_nodes None: no limit)."""
 
 from __future__ import annotations
 
 import math
+import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +15,8 @@ import numpy as np
 import pytest
 
 from satsudoku.backends import get_backend
-from satsudoku.backends.options import MAX_SECONDS, checked_limit, checked_timeout
+from satsudoku.backends.cpsat import MAX_WORKERS
+from satsudoku.backends.options import MAX_SECONDS, MAX_SEED, checked_limit, checked_timeout
 from satsudoku.crosscheck import CrossCheckBackend
 from satsudoku.errors import OptionError, OptionTypeError
 from satsudoku.grid import Shape
@@ -147,3 +151,328 @@ def test_checked_values_normalise() -> None:
     assert checked_limit(np.int64(7)) == 7 and type(checked_limit(np.int64(7))) is int
     assert checked_timeout(0) == 0.0 and checked_timeout(2) == 2.0
     assert checked_timeout(None) is None and checked_timeout(MAX_SECONDS + 1) is None
+
+
+# --- every other numeric option: node budgets, seeds, sample and worker counts, the logic's
+# and the rating's timeouts (h91). Each bad value is refused naming the option and the value.
+
+EMPTY4 = Puzzle.empty(Shape(2, 2))  # 288 grids
+NOT_INTEGERS: list[object] = [1.5, math.nan, math.inf, True, "2", np.float64(2.0)]
+BAD_NODES: list[tuple[object, type[OptionError]]] = [
+    (-1, OptionError),
+    *((value, OptionTypeError) for value in NOT_INTEGERS),
+]
+BAD_SEEDS: list[tuple[object, type[OptionError]]] = [
+    (-1, OptionError),
+    (MAX_SEED + 1, OptionError),
+    (10**30, OptionError),
+    *((value, OptionTypeError) for value in NOT_INTEGERS),
+]
+BAD_COUNTS: list[tuple[object, type[OptionError]]] = [
+    (0, OptionError),
+    (-1, OptionError),
+    (None, OptionTypeError),
+    *((value, OptionTypeError) for value in NOT_INTEGERS),
+]
+
+
+def _bitmask(**options: Any) -> Any:
+    return get_backend("bitmask", **options).solve(PUZZLE)
+
+
+def _fast(**options: Any) -> Any:
+    return get_backend("fast", **options).solve(PUZZLE)
+
+
+def _counting(**options: Any) -> Any:
+    from satsudoku.tools.counting import count_solutions
+
+    return count_solutions(PUZZLE, **options)
+
+
+def _fast_count(**options: Any) -> Any:
+    from satsudoku.backends.fast import count_solutions
+
+    return count_solutions(PUZZLE, **options)
+
+
+def _proved(**options: Any) -> Any:
+    from satsudoku.proof.search_proof import prove_by_search
+
+    return prove_by_search(PUZZLE, **options)
+
+
+NODE_CALLS: dict[str, Callable[[object], Any]] = {
+    "BitmaskBackend(max_nodes)": lambda v: _bitmask(max_nodes=v),
+    "bitmask.solve(max_nodes)": lambda v: get_backend("bitmask").solve(PUZZLE, max_nodes=v),
+    "FastBackend(max_nodes)": lambda v: _fast(max_nodes=v),
+    "fast.solve(max_nodes)": lambda v: get_backend("fast").solve(PUZZLE, max_nodes=v),
+    "fast.count_solutions(max_nodes)": lambda v: _fast_count(max_nodes=v),
+    "counting.count_solutions(max_nodes)": lambda v: _counting(max_nodes=v),
+    "prove_by_search(max_nodes)": lambda v: _proved(max_nodes=v),
+}
+
+
+@pytest.mark.parametrize(("value", "error"), BAD_NODES)
+@pytest.mark.parametrize("call", NODE_CALLS.values(), ids=NODE_CALLS.keys())
+def test_max_nodes_is_a_count_or_none_everywhere(
+    call: Callable[[object], Any], value: object, error: type[OptionError]
+) -> None:
+    """Before: nan and inf ran with no cap, True capped at 1 node, 1.5 at 2, '2' failed in
+    the search loop, and counting.count_solutions took -1 and '2' as no cap at all."""
+    expected = f"^max_nodes must be an integer >= 0 or None, not {re.escape(repr(value))}$"
+    with pytest.raises(error, match=expected):
+        call(value)
+
+
+def _seeded(name: str) -> Callable[[object], Any]:
+    return lambda seed: get_backend(name, random_seed=seed).solve(PUZZLE)
+
+
+def _estimate(**options: Any) -> Any:
+    from satsudoku.tools.estimate import estimate_count
+
+    return estimate_count(EMPTY4, options.pop("samples", 3), **options)
+
+
+def _reduce(seed: object) -> Any:
+    from satsudoku.tools.minimal import reduce_puzzle
+
+    return reduce_puzzle(PUZZLE, seed=seed)
+
+
+def _request(**options: Any) -> Any:
+    from satsudoku.tools.generate import Request
+
+    return Request(Shape(2, 2), **options)
+
+
+def _rate(**options: Any) -> Any:
+    from satsudoku.logic.rating import rate
+
+    return rate(PUZZLE, **options)
+
+
+def _logically(**options: Any) -> Any:
+    from satsudoku.logic.solver import solve_logically
+    from satsudoku.logic.state import Board
+
+    return solve_logically(Board.from_puzzle(PUZZLE), **options)
+
+
+SEED_CALLS: dict[str, tuple[str, Callable[[object], Any]]] = {
+    "BitmaskBackend(random_seed)": ("random_seed", _seeded("bitmask")),
+    "SatBackend(random_seed)": ("random_seed", _seeded("sat")),
+    "CpSatBackend(random_seed)": ("random_seed", _seeded("cpsat")),
+    "estimate_count(seed)": ("seed", lambda v: _estimate(seed=v)),
+    "reduce_puzzle(seed)": ("seed", _reduce),
+    "generate.Request(seed)": ("seed", lambda v: _request(seed=v)),
+    "rate(seed)": ("seed", lambda v: _rate(seed=v, machine=False)),
+}
+
+
+@pytest.mark.parametrize(("value", "error"), BAD_SEEDS)
+@pytest.mark.parametrize("name_call", SEED_CALLS.values(), ids=SEED_CALLS.keys())
+def test_seeds_are_those_seed_takes_everywhere(
+    name_call: tuple[str, Callable[[object], Any]], value: object, error: type[OptionError]
+) -> None:
+    """Before: sat and bitmask took 1.5, '2', 10**30 and nan (another order every run: its
+    hash is its address) as seeds, CP-SAT failed inside protobuf on any of them, True was 1."""
+    name, call = name_call
+    with pytest.raises(error, match=f"^{name} must be an integer from 0 to 2,147,483,647"):
+        call(value)
+
+
+def test_a_seed_may_be_none_only_where_it_means_unseeded() -> None:
+    assert _seeded("bitmask")(None).status is Status.UNIQUE  # random_seed None: not random
+    assert _reduce(None).verdict.status is Status.UNIQUE  # an order drawn afresh
+    for call in (lambda: _estimate(seed=None), lambda: _request(seed=None)):
+        with pytest.raises(OptionTypeError, match=r"^seed must be .*, not None$"):
+            call()
+
+
+def _cpsat_workers(workers: object) -> Any:
+    return get_backend("cpsat", workers=workers).solve(PUZZLE, limit=1)
+
+
+def _candidates(cap: object) -> Any:
+    from satsudoku.tools.candidates import true_candidates
+
+    return true_candidates(PUZZLE, "sat", cap=cap)
+
+
+COUNT_CALLS: dict[str, tuple[str, Callable[[object], Any]]] = {
+    "estimate_count(samples)": ("samples", lambda v: _estimate(samples=v)),
+    "rate(samples)": ("samples", lambda v: _rate(samples=v)),
+    "true_candidates(cap)": ("cap", _candidates),
+    "CpSatBackend(workers)": ("workers", _cpsat_workers),
+}
+
+
+@pytest.mark.parametrize(("value", "error"), BAD_COUNTS)
+@pytest.mark.parametrize("name_call", COUNT_CALLS.values(), ids=COUNT_CALLS.keys())
+def test_sample_cap_and_worker_counts_are_positive_integers(
+    name_call: tuple[str, Callable[[object], Any]], value: object, error: type[OptionError]
+) -> None:
+    """Before: rate took samples 0 and -1 as 1 and failed inside on 1.5; estimate drew
+    int(1.5)+1 walks and answered nan for 0; cap 1.5 failed in the tally; workers 1.5 failed
+    inside CP-SAT's protobuf and True ran one worker."""
+    name, call = name_call
+    with pytest.raises(error, match=f"^{name} must be .*, not {re.escape(repr(value))}$"):
+        call(value)
+
+
+def test_counts_with_an_upper_bound_name_it() -> None:
+    """cap above 1,000 as --cap; workers above CP-SAT's 10,000 were an 'invalid model'."""
+    with pytest.raises(OptionError, match="^cap must be an integer from 1 to 1,000, not 1001$"):
+        _candidates(1001)
+    with pytest.raises(OptionError, match=r"^workers must be an integer from 1 to 10,000, not"):
+        get_backend("cpsat", workers=MAX_WORKERS + 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("max_steps", lambda v: _logically(max_steps=v)),
+        ("exact_cells", lambda v: _estimate(exact_cells=v)),
+        ("count", lambda v: _generate(v)),
+    ],
+)
+@pytest.mark.parametrize(("value", "error"), BAD_NODES)
+def test_step_cell_and_puzzle_counts_are_integers_from_zero(
+    name: str, call: Callable[[object], Any], value: object, error: type[OptionError]
+) -> None:
+    """Before: solve_logically stopped at once for max_steps -1, after 2 steps for 1.5 and
+    never for nan; generate's count failed in range() only at the first puzzle."""
+    with pytest.raises(error, match=f"^{name} must be an integer >= 0.*, not "):
+        call(value)
+
+
+def _generate(count: object) -> Any:
+    from satsudoku.tools.generate import Request, generate
+
+    return generate(Request(Shape(2, 2)), count)  # refused here, not at the first next()
+
+
+def _warm_up(name: str) -> Callable[[object], Any]:
+    return lambda timeout: get_backend(name).warm_up(PUZZLE, timeout=timeout)
+
+
+TIMEOUT_CALLS: dict[str, Callable[[object], Any]] = {
+    "solve_logically": lambda v: _logically(timeout=v),
+    "rate": lambda v: _rate(timeout=v),
+    "cpsat.warm_up": _warm_up("cpsat"),
+    "mip.warm_up": _warm_up("mip"),
+}
+
+
+@pytest.mark.parametrize(("timeout", "error"), BAD_TIMEOUTS)
+@pytest.mark.parametrize("call", TIMEOUT_CALLS.values(), ids=TIMEOUT_CALLS.keys())
+def test_the_logic_rating_and_warm_up_timeouts_are_checked(
+    call: Callable[[object], Any], timeout: object, error: type[OptionError]
+) -> None:
+    """Before: solve_logically ran without a clock for nan and gave up at once for -1, rate
+    rated -1 as 'timeout' (12.0) and True as one second; '1' failed adding it to a clock."""
+    with pytest.raises(error, match=f"^timeout must be a number of seconds .*, not {timeout!r}$"):
+        call(timeout)
+
+
+@pytest.mark.parametrize(
+    "bounds", [(7, 4), (math.nan, 5), (4,), "4..7", (True, 5), ("4", "7")], ids=repr
+)
+def test_a_rating_range_is_two_numbers_low_to_high(bounds: object) -> None:
+    """Before: such a Request was taken, and generate then refused every puzzle it made."""
+    with pytest.raises(OptionError, match=r"^rating must be None or two numbers \(LO, HI\)"):
+        _request(rating=bounds)
+    assert _request(rating=(4, math.inf)).rating == (4.0, math.inf)
+
+
+def test_a_huge_or_many_line_value_is_named_on_one_short_line() -> None:
+    for value, shown in [
+        (-(10**5000), "an integer of more than 4,300 digits"),
+        (np.array([[1, 2], [3, 4]]), "array([[1, 2], [3, 4]])"),
+        ("9" * 1000, "'" + "9" * 56 + "..."),
+    ]:
+        with pytest.raises(OptionError) as refused:
+            checked_limit(value)
+        assert str(refused.value) == f"limit must be a positive integer, not {shown}"
+
+
+# --- valid values keep their meaning, on real puzzles with known answers
+
+
+@pytest.mark.parametrize("name", ["bitmask", "fast"])
+def test_node_budgets_keep_their_meaning(name: str) -> None:
+    """0: 'unknown' at once (as a timeout of 0); None, a huge int or a numpy int: a cap that
+    lets the search finish."""
+    solve = get_backend(name).solve
+    nothing = solve(EMPTY4, limit=300, max_nodes=0)
+    assert (nothing.status, nothing.stats["stopped"]) == (Status.UNKNOWN, "node limit")
+    for cap in (None, 10**30, np.int64(10**6)):
+        assert solve(EMPTY4, limit=300, max_nodes=cap).count == 288
+        assert get_backend(name, max_nodes=cap).solve(PUZZLE).solution == grid_from_line(SOLUTION)
+    assert get_backend(name, max_nodes=np.int64(1)).solve(EMPTY4, limit=300).count is None
+
+
+def test_counts_take_node_budgets_as_before() -> None:
+    from satsudoku.backends import fast
+    from satsudoku.tools import counting
+
+    for count in (counting.count_solutions, fast.count_solutions):
+        assert count(EMPTY4, max_nodes=np.int64(10**6)).count == 288
+        assert count(EMPTY4, max_nodes=10**30).complete
+        cut = count(EMPTY4, max_nodes=0)
+        assert (cut.count, cut.complete, cut.stopped) == (0, False, "node limit")
+
+
+@pytest.mark.parametrize("name", ["bitmask", "sat", "cpsat"])
+def test_valid_seeds_solve_and_repeat(name: str) -> None:
+    """The seed range's ends and numpy ints: the right grid, and the same one each time."""
+    for seed in (0, MAX_SEED, np.int64(7)):
+        backend = get_backend(name, random_seed=seed)
+        assert backend.solve(PUZZLE).solution == grid_from_line(SOLUTION)
+        first = backend.solve(EMPTY4, limit=1).solutions
+        assert get_backend(name, random_seed=seed).solve(EMPTY4, limit=1).solutions == first
+
+
+def test_valid_counts_steps_and_seeds_of_the_tools() -> None:
+    from satsudoku.tools.candidates import true_candidates
+    from satsudoku.tools.generate import generate
+    from satsudoku.tools.minimal import Reduction, reduce_puzzle
+
+    exact = _estimate(samples=np.int64(3), seed=MAX_SEED, exact_cells=10**30)
+    assert (exact.estimate, exact.samples) == (288, 3)  # counted exactly below 10**30 cells
+    found = true_candidates(PUZZLE, "sat", cap=np.int64(1000))
+    assert found.status is Status.UNIQUE and found.cap == 1000
+    assert [tuple(digits) for _, digits in found.cells()] == [(int(d),) for d in SOLUTION]
+    reduced = reduce_puzzle(PUZZLE, seed=MAX_SEED)
+    assert isinstance(reduced, Reduction) and reduced.removed
+    assert get_backend("bitmask").solve(reduced.puzzle).solution == grid_from_line(SOLUTION)
+    made = list(generate(_request(seed=MAX_SEED), np.int64(2)))
+    assert len(made) == 2 and list(generate(_request(), 0)) == []
+    for one in made:
+        assert get_backend("bitmask").solve(one.puzzle).solution == one.solution
+    solved = get_backend("cpsat", workers=np.int64(2)).solve(PUZZLE, limit=1)
+    assert solved.solution == grid_from_line(SOLUTION)
+
+
+def test_valid_logic_steps_and_rating_options() -> None:
+    stopped = _logically(max_steps=0)
+    assert (stopped.status, len(stopped.steps)) == ("stopped", 0)
+    assert len(_logically(max_steps=np.int64(3)).steps) == 3
+    solved = _logically(max_steps=10**30, timeout=math.inf)
+    assert (
+        solved.status == "solved" and tuple(solved.board.values) == grid_from_line(SOLUTION).values
+    )
+    rating = _rate(samples=np.int64(2), seed=MAX_SEED, timeout=10**400)
+    assert (rating.rating, rating.technique, rating.status) == (1.2, "hidden single", "solved")
+    assert rating.timed_out == () and rating.backtrack == 0.0
+
+
+def test_a_huge_sample_count_is_bounded_by_the_timeout() -> None:
+    """rate built every relabelled copy before its first search: samples=10**30 grew past
+    360 MB in 20 s with timeout=1; the copies are now drawn one at a time."""
+    began = time.process_time()
+    rating = _rate(samples=10**30, timeout=0.5)
+    assert rating.backtrack is None and "backtrack" in rating.timed_out
+    assert time.process_time() - began < 5

@@ -17,7 +17,7 @@ from pysat.formula import CNF
 from satsudoku.backends import available, get_backend
 from satsudoku.cli import main
 from satsudoku.encoders.cnf import encode_puzzle
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import OptionError
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles
 from satsudoku.puzzle import Puzzle
@@ -156,7 +156,7 @@ def test_timeout_leaves_status_unknown() -> None:
 
 
 def test_cap_out_of_range_is_refused() -> None:
-    with pytest.raises(PuzzleError, match="--cap"):
+    with pytest.raises(OptionError, match="^cap must be an integer from 1 to 1,000, not 0$"):
         true_candidates(Puzzle.empty(Shape(2, 2)), cap=0)
 
 

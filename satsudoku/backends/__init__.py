@@ -13,7 +13,7 @@ from satsudoku.result import Result
 
 class Backend(Protocol):
     """Solves a puzzle, looking for up to `limit` solutions (2 settles uniqueness); `limit`
-    and `timeout` go through `options.checked` first (in every backend but bitmask, so far)."""
+    and `timeout` go through `options.checked` first, as every other numeric option does."""
 
     name: str
 

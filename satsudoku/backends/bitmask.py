@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satsudoku.backends.options import checked
+from satsudoku.backends.options import checked, checked_max_nodes, checked_optional_seed
 from satsudoku.constraints import CORE_KINDS
 from satsudoku.deadline import OutOfTime, building
 from satsudoku.grid import Grid
@@ -116,9 +116,9 @@ class BitmaskBackend:
         `random_seed` tries each branch's digits in an order drawn by random.Random(seed),
         afresh per puzzle (`solve --random`): a solution reached by a randomised search, not
         one sampled uniformly."""
-        self.max_nodes = max_nodes
+        self.max_nodes = checked_max_nodes(max_nodes)
         self.native = CORE_KINDS if generic else NATIVE_KINDS
-        self.random_seed = random_seed
+        self.random_seed = checked_optional_seed(random_seed)
 
     def solve(
         self,
@@ -130,6 +130,7 @@ class BitmaskBackend:
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
         limit, timeout = checked(limit, timeout)
+        max_nodes = checked_max_nodes(max_nodes)
         start = time.perf_counter()
         search = _Search(
             limit=limit,

@@ -17,7 +17,12 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 from satsudoku.backends.drat_slot import DratSlot
-from satsudoku.backends.options import checked
+from satsudoku.backends.options import (
+    checked,
+    checked_int,
+    checked_optional_seed,
+    checked_timeout,
+)
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -53,6 +58,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 # Measured on 17clue/top1465/forum-hardest-1106 (benchmarks/bench_cpsat.py): none of these
 # helps a pure feasibility problem this small, and each costs time on every solve.
 _TUNED = {"linearization_level": 0, "symmetry_level": 0, "use_sat_inprocessing": False}
+# CP-SAT's own parameter check takes at most 10,000 workers: 10,001 was an "invalid model".
+MAX_WORKERS = 10_000
 
 
 def _new_solver() -> cp_model.CpSolver:
@@ -82,8 +89,8 @@ class CpSatBackend:
         certified: bool = False,
         random_seed: int | None = None,
     ) -> None:
-        if workers < 1:
-            raise PuzzleError(f"--workers must be at least 1, not {workers}")
+        workers = checked_int(workers, "workers", most=MAX_WORKERS)
+        random_seed = checked_optional_seed(random_seed)
         self.kind = model_kind(model)
         self.workers = workers
         self.presolve = presolve
@@ -101,6 +108,7 @@ class CpSatBackend:
     def warm_up(self, puzzle: Puzzle, timeout: float | None = None) -> None:
         """Build the model for the puzzle's shape and rules now, so no timed solve pays for it;
         within `timeout` seconds, if given (past it the timed solve builds it, and runs out)."""
+        timeout = checked_timeout(timeout)
         deadline = None if timeout is None else time.perf_counter() + timeout
         try:
             encoding_for(puzzle, self.kind, deadline)

@@ -22,7 +22,12 @@ import numpy.typing as npt
 
 from satsudoku import verify_compiled
 from satsudoku.backends import fast_kernel
-from satsudoku.backends.options import checked, checked_limit, checked_timeout
+from satsudoku.backends.options import (
+    checked,
+    checked_limit,
+    checked_max_nodes,
+    checked_timeout,
+)
 from satsudoku.constraints import (
     CORE_KINDS,
     NEEDS_TABLES,
@@ -428,6 +433,7 @@ def count_solutions(
 
     limit = None if limit is None else checked_limit(limit)
     timeout = checked_timeout(timeout)
+    max_nodes = checked_max_nodes(max_nodes)
     _Compilation.ensure()  # compiling is not counting: before the clock starts
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
@@ -455,7 +461,7 @@ class FastBackend:
     name = "fast"
 
     def __init__(self, max_nodes: int | None = None) -> None:
-        self.max_nodes = max_nodes
+        self.max_nodes = checked_max_nodes(max_nodes)
 
     def supports(self, puzzle: Puzzle) -> str | None:
         """None if this backend can solve `puzzle`; otherwise why not, in one line."""
@@ -471,6 +477,7 @@ class FastBackend:
     ) -> Result:
         """Look for up to `limit` solutions; stop with status unknown at the node/time limit."""
         limit, timeout = checked(limit, timeout)
+        max_nodes = checked_max_nodes(max_nodes)
         compiled = _Compilation.ensure()
         begin = time.perf_counter()
         deadline = None if timeout is None else begin + timeout

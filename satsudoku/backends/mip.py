@@ -14,7 +14,7 @@ from enum import Enum
 
 from ortools.math_opt.python import mathopt
 
-from satsudoku.backends.options import checked
+from satsudoku.backends.options import checked, checked_timeout
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.mip import MipEncoding, encoding_for
 from satsudoku.errors import BackendBugError, PuzzleError
@@ -81,6 +81,7 @@ class MipBackend:
     def warm_up(self, puzzle: Puzzle, timeout: float | None = None) -> None:
         """Build the model for the puzzle's shape and rules now, so no timed solve pays for it;
         within `timeout` seconds, if given (past it the timed solve builds it, and runs out)."""
+        timeout = checked_timeout(timeout)
         deadline = None if timeout is None else time.perf_counter() + timeout
         try:
             encoding_for(puzzle, deadline)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
-from satsudoku.backends.options import checked
+from satsudoku.backends.options import checked, checked_optional_seed
 from satsudoku.constraints import Allowed, lower
 from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.encoders.cnf import (
@@ -252,7 +252,7 @@ class SatBackend:
         self.encoding = parse_encoding(encoding)
         self.solver = parse_solver(solver)
         self.amo = parse_amo(amo)
-        self.random_seed = random_seed
+        self.random_seed = random_seed = checked_optional_seed(random_seed)
         if random_seed is not None and self.solver in PHASELESS:
             raise PuzzleError(
                 f"solver {self.solver} takes no phases, so it cannot search at random"

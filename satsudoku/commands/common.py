@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
-from satsudoku.backends.options import MAX_SECONDS  # the API reads more as no limit
+from satsudoku.backends.options import MAX_SECONDS, MAX_SEED  # the API's bounds
 from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
@@ -608,7 +608,7 @@ def seed_argument(text: str) -> int:
         value = plain_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}") from None
-    if not 0 <= value < 2**31:
+    if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"expected a seed 0..2147483647, not {text!r}")
     return value
 

@@ -9,7 +9,13 @@ from functools import partial
 from typing import Any
 
 from satsudoku.cluster import add_cluster_options, cluster_from_args, each
-from satsudoku.commands.common import add_input_options, load_puzzles, plural, positive_float
+from satsudoku.commands.common import (
+    add_input_options,
+    load_puzzles,
+    plural,
+    positive_float,
+    seed_argument,
+)
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Cell, cell_name
 from satsudoku.io import format_line, puzzle_document
@@ -53,7 +59,11 @@ def register(subparsers: Any) -> None:
         "--reduce", action="store_true", help="write a minimal puzzle with the same solution"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="N", help="--reduce: order of removal (default 0)"
+        "--seed",
+        type=seed_argument,
+        default=0,
+        metavar="N",
+        help="--reduce: order of removal (default 0)",
     )
     parser.add_argument(
         "--keep",

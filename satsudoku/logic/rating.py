@@ -12,9 +12,11 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from satsudoku.backends import get_backend
+from satsudoku.backends.options import checked_int, checked_seed, checked_timeout
 from satsudoku.grid import Grid
 from satsudoku.logic.solver import TECHNIQUES, LogicResult, for_puzzle, solve_logically
 from satsudoku.logic.state import Board
@@ -75,6 +77,8 @@ def rate(
     `timeout` seconds bound the whole rating: the logic first, then the SAT figure within half
     of what is left, then the backtrack samples within the rest (each figure left unfinished
     is named in `timed_out`)."""
+    samples, seed = checked_int(samples, "samples"), checked_seed(seed)
+    timeout = checked_timeout(timeout)
     deadline = None if timeout is None else time.perf_counter() + timeout
     chosen = for_puzzle(puzzle, techniques, _left(deadline))
     result = solve_logically(Board.from_puzzle(puzzle), chosen, timeout=_left(deadline))
@@ -131,11 +135,13 @@ def backtrack_rating(
     whose meaning such moves may change); None when `deadline` (a time.perf_counter() value)
     passes before every search has finished: a mean over the searches that finished leaves
     out the slowest, so it would be a made-up figure."""
+    samples, seed = checked_int(samples, "samples"), checked_seed(seed)
     rng = random.Random(seed)
     backend = get_backend("bitmask")
-    variants = [puzzle]
-    if not puzzle.rules and not puzzle.shape.is_jigsaw:
-        variants += [_shuffled(puzzle, rng) for _ in range(samples - 1)]
+    # Drawn one at a time, so a huge `samples` costs time the deadline bounds, not memory
+    # (10**30 filled the memory before the first search); the same draws as all at once.
+    copies = samples - 1 if not puzzle.rules and not puzzle.shape.is_jigsaw else 0
+    variants = chain([puzzle], (_shuffled(puzzle, rng) for _ in range(copies)))
     logs = []
     for variant in variants:
         left = _left(deadline)

@@ -12,6 +12,7 @@ from itertools import chain, compress
 from operator import ne, or_, xor
 
 from satsudoku.backends import get_backend
+from satsudoku.backends.options import checked_optional_int, checked_timeout
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Shape
 from satsudoku.logic import (
@@ -178,6 +179,8 @@ def solve_logically(
 ) -> LogicResult:
     """Step until solved, stuck, broken, `max_steps` steps (status 'stopped') or `timeout`
     seconds (status 'timeout': the search for the next step gave up)."""
+    max_steps = checked_optional_int(max_steps, "max_steps")
+    timeout = checked_timeout(timeout)
     if timeout is not None:
         board.deadline = time.perf_counter() + timeout
     steps: list[Step] = []

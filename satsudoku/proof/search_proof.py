@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from satsudoku.backends.bitmask import _DECAY_EVERY, _RESTART_FROM
+from satsudoku.backends.options import checked_max_nodes
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -901,6 +902,7 @@ def prove_by_search(
     settled the verdict in the manifest when this search only writes the proof. Raises
     CertificateTimeoutError past `deadline` (a perf_counter time) or `max_nodes`.
     """
+    max_nodes = checked_max_nodes(max_nodes)
     if why := too_large_to_certify(puzzle.size):
         raise PuzzleError(why)
     encoding = parse_encoding(encoding)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from satsudoku.backends.options import checked_timeout
+from satsudoku.backends.options import checked_int, checked_timeout
 from satsudoku.errors import BackendBugError, BackendUnavailableError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
 from satsudoku.puzzle import Puzzle
@@ -169,8 +169,8 @@ def true_candidates(
         cap: stop counting a cell-digit pair at this many solutions (1: possible or not).
         solver: the pysat solver of the "sat" backend (default: cadical195).
     """
-    if not 1 <= cap <= MAX_CAP:
-        raise PuzzleError(f"--cap must be between 1 and {MAX_CAP:,}, not {cap}")
+    cap = checked_int(cap, "cap", most=MAX_CAP)
+    timeout = checked_timeout(timeout)
     if backend not in STRATEGIES:
         raise PuzzleError(f"unknown backend {backend!r}; choose from {', '.join(STRATEGIES)}")
     if solver is not None and backend != "sat":
@@ -185,7 +185,6 @@ def true_candidates(
             f"backend {backend!r} needs the package {exc.name!r}: pip install {exc.name}"
         ) from exc
     strategy: Strategy = getattr(module, name)
-    timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     options = {"solver": solver} if solver is not None else {}

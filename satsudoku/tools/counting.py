@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from satsudoku.backends.options import checked_limit, checked_timeout
+from satsudoku.backends.options import checked_limit, checked_max_nodes, checked_timeout
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
@@ -81,6 +81,7 @@ def count_solutions(
     """
     limit = None if limit is None else checked_limit(limit)
     timeout = checked_timeout(timeout)
+    max_nodes = checked_max_nodes(max_nodes)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     kernel = search_kernel(puzzle)

@@ -18,7 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from satsudoku.backends.options import checked_timeout
+from satsudoku.backends.options import (
+    checked_int,
+    checked_optional_int,
+    checked_seed,
+    checked_timeout,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.counting import Masks, SearchKernel, count_from
@@ -66,7 +71,10 @@ def estimate_count(
     counts the rest exactly when that takes at most a few hundred nodes. Stops early, with
     the samples drawn so far, at `timeout` seconds; `on_sample(k)` hears each finished sample.
     """
+    samples = checked_int(samples, "samples")
+    seed = checked_seed(seed)
     timeout = checked_timeout(timeout)
+    exact_cells = checked_optional_int(exact_cells, "exact_cells")
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     kernel = search_kernel(puzzle)

@@ -11,6 +11,7 @@ the same puzzles on any machine.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import random
 import time
@@ -19,7 +20,12 @@ from dataclasses import dataclass, field, replace
 
 from satsudoku.backends import get_backend, unsupported
 from satsudoku.backends.bitmask import BitmaskBackend
-from satsudoku.backends.options import checked_timeout
+from satsudoku.backends.options import (
+    checked_int,
+    checked_range,
+    checked_seed,
+    checked_timeout,
+)
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.errors import PuzzleError, SatsudokuError
 from satsudoku.grid import Cell, Grid, Shape
@@ -61,7 +67,9 @@ class Request:
     jigsaw: bool = False  # random jigsaw regions of shape.size, drawn afresh for each grid
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "timeout", checked_timeout(self.timeout))  # frozen: set once
+        object.__setattr__(self, "seed", checked_seed(self.seed))  # frozen: set once
+        object.__setattr__(self, "timeout", checked_timeout(self.timeout))
+        object.__setattr__(self, "rating", checked_range(self.rating, "rating"))
         if self.symmetry not in SYMMETRIES:
             raise GenerateError(
                 f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}"
@@ -89,13 +97,21 @@ class Generated:
 
 
 def generate(request: Request, count: int) -> Iterator[Generated]:
-    """`count` unique puzzles, one at a time (each may raise OutOfTime past its timeout)."""
+    """`count` unique puzzles, one at a time (each may raise OutOfTime past its timeout); a
+    bad `count` is refused at once, before the first puzzle is asked for."""
+    return _generated(request, checked_int(count, "count", least=0))
+
+
+def _generated(request: Request, count: int) -> Iterator[Generated]:
     rng = random.Random(request.seed)
     _load_compiled_search(request)
     if request.rating is not None:  # rating runs the logic: its kernels, before any clock
         from satsudoku.logic.solver import load_compiled_kernels
 
         load_compiled_kernels()
+    # Loading them left a full collection due (0.13-0.17 s over Numba's objects at load 8),
+    # which otherwise fell inside the first puzzle's clock: `--timeout 0.2` made nothing.
+    gc.collect()
     for _ in range(count):
         yield generate_one(request, rng)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from satsudoku.backends import get_backend
-from satsudoku.backends.options import checked_timeout
+from satsudoku.backends.options import checked_optional_seed, checked_timeout
 from satsudoku.deadline import OutOfTime
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
@@ -173,6 +173,7 @@ def reduce_puzzle(
 
     Returns the Minimality verdict instead when the puzzle is not unique (or time ran out).
     """
+    seed = checked_optional_seed(seed, "seed")
     timeout = checked_timeout(timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
