@@ -9,6 +9,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -476,3 +477,41 @@ def test_a_huge_sample_count_is_bounded_by_the_timeout() -> None:
     rating = _rate(samples=10**30, timeout=0.5)
     assert rating.backtrack is None and "backtrack" in rating.timed_out
     assert time.process_time() - began < 5
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    proved = get_backend("sat").solve(PUZZLE, certify=True)
+    assert proved.status is Status.UNIQUE and proved.proof.certificate is not None
+    return proved.proof.certificate.write(tmp_path_factory.mktemp("cert") / "c")
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "named"),
+    [
+        *(({"timeout": v}, e, "timeout") for v, e in BAD_TIMEOUTS),
+        *(({"max_proof_bytes": v}, e, "max_proof_bytes") for v, e in BAD_COUNTS),
+    ],
+    ids=repr,
+)
+def test_a_certificate_check_refuses_bad_bounds(
+    certificate: Path, options: dict[str, object], error: type[OptionError], named: str
+) -> None:
+    """Before: timeout nan checked without a clock and -1 rejected the proof as 'not checked
+    within --timeout -1 s'; max_proof_bytes nan rejected it for a lemma count it never read."""
+    from satsudoku.proof.certificate import verify_certificate
+
+    with pytest.raises(error, match=f"^{named} must be "):
+        verify_certificate(certificate, use_drat_trim=False, **options)  # type: ignore[arg-type]
+
+
+def test_a_certificate_check_keeps_its_bounds_meaning(certificate: Path) -> None:
+    """inf (and 10**30) lift the limit here, as before, rather than falling back to the
+    default that grows with the proof; 0 rejects at once."""
+    from satsudoku.proof.certificate import verify_certificate
+
+    for timeout in (None, math.inf, 10**30, np.float64(60)):
+        assert verify_certificate(certificate, use_drat_trim=False, timeout=timeout).ok
+    stopped = verify_certificate(certificate, use_drat_trim=False, timeout=0)
+    assert not stopped.ok and stopped.messages == ("proof.drat: not checked within --timeout 0 s",)
+    assert verify_certificate(certificate, use_drat_trim=False, max_proof_bytes=np.int64(10**9)).ok

@@ -4,6 +4,7 @@ directory, and checked without trusting any solver (see ARCHITECTURE.md, 'What a
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from satsudoku.backends import backend_names
+from satsudoku.backends.options import checked_int, checked_timeout
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -290,8 +292,10 @@ def verify_certificate(
     `timeout` the limit grows with the proof (`default_check_seconds`); `math.inf` lifts it.
     `phase(text)` hears what runs now and how far the proof's check has got.
     """
+    max_proof_bytes = checked_int(max_proof_bytes, "max_proof_bytes")
+    seconds = checked_timeout(timeout)  # None for inf or past MAX_SECONDS: here, no limit
+    clock = _CheckClock(math.inf if seconds is None and timeout is not None else seconds)
     folder = Path(directory)
-    clock = _CheckClock(timeout)
     try:
         with opened_folder(folder) as fd:
             return _verify(folder, fd, use_drat_trim, max_proof_bytes, clock, phase or _quiet)
