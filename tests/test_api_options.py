@@ -515,3 +515,38 @@ def test_a_certificate_check_keeps_its_bounds_meaning(certificate: Path) -> None
     stopped = verify_certificate(certificate, use_drat_trim=False, timeout=0)
     assert not stopped.ok and stopped.messages == ("proof.drat: not checked within --timeout 0 s",)
     assert verify_certificate(certificate, use_drat_trim=False, max_proof_bytes=np.int64(10**9)).ok
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (  # was 'internal error, please report: CP-SAT rejected the model' (exit 3)
+            ["solve", "--backend", "cpsat", "--workers", "10001", "--limit", "1"],
+            "satsudoku: workers must be an integer from 1 to 10,000, not 10001",
+        ),
+        (  # was a 31-line TypeError traceback
+            ["bench", "--sample", "1", "--no-progress", "--backends", "cpsat+workers=abc"],
+            "satsudoku: workers must be an integer from 1 to 10,000, not 'abc'",
+        ),
+    ],
+    ids=["solve --workers", "bench cpsat+workers"],
+)
+def test_the_command_line_passes_on_the_checks_in_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from satsudoku.cli import main
+
+    assert main([*argv, str(Path(__file__).parent / "data" / "17clue.txt")]) == 2
+    assert capsys.readouterr().err == message + "\n"
+
+
+def test_minimal_seed_is_refused_as_count_and_generate_refuse_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`minimal --reduce --seed -1` reduced with seed 1 (random.Random drops the sign)."""
+    from satsudoku.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["minimal", "--reduce", "--seed", "-1", "-"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith("expected a seed 0..2147483647, not '-1'\n")
