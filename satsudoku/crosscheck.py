@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satsudoku.backends import Backend, available, get_backend, unsupported
-from satsudoku.backends.options import checked
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
 from satsudoku.io import format_line
+from satsudoku.options import checked
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, Status, make_result
 

@@ -6,8 +6,10 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from numbers import Integral
 
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import OptionTypeError, PuzzleError
+from satsudoku.options import shown
 
 Cell = tuple[int, int]  # (row, col), 0-based; files and messages use 1-based "r1c1"
 Digit = int  # 1..shape.size; 0 means "empty" inside a Grid
@@ -32,6 +34,14 @@ def default_box(size: int) -> tuple[int, int]:
     return best, size // best
 
 
+def _box_side(value: object, name: str) -> int:
+    """A shape's side as an int (a numpy integer too): Shape(1.5, 2) and Shape(nan, 2) ran on
+    to a TypeError deep inside, Shape(True, 2) was a 1x2 box."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise OptionTypeError(f"Shape's {name} must be an integer, not {shown(value)}")
+    return int(value)
+
+
 @dataclass(frozen=True)
 class Shape:
     """An n×n board cut into `regions`: box_rows × box_cols boxes, or irregular (jigsaw) ones.
@@ -46,6 +56,8 @@ class Shape:
 
     def __post_init__(self) -> None:
         if self.custom_regions is None:
+            for name in ("box_rows", "box_cols"):
+                object.__setattr__(self, name, _box_side(getattr(self, name), name))
             if self.box_rows < 1 or self.box_cols < 1 or self.size < 1:
                 raise PuzzleError(f"box shape {self.box_rows}x{self.box_cols} is not valid")
             if self.size > MAX_SIZE:
@@ -58,6 +70,7 @@ class Shape:
     @classmethod
     def for_size(cls, size: int) -> Shape:
         """The regular shape an n×n board gets when no box shape is given."""
+        size = _box_side(size, "size")
         if size < 1 or size > MAX_SIZE:
             raise PuzzleError(f"size {size} is outside the supported 1..{MAX_SIZE}")
         if size == 1:

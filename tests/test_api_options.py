@@ -1,4 +1,4 @@
-"""Every API entry point checks its numeric options the same way (backends.options): `limit`,
+"""Every API entry point checks its numeric options the same way (satsudoku.options): `limit`,
 `timeout`, `max_nodes`, seeds, sample/cap/worker/step counts. A bad value is an OptionError
 naming the option and the value, before any solver sees it; the edges keep their meaning
 (timeout or max_nodes 0: 'unknown' at once; inf or 1e300 seconds, max_nodes None: no limit)."""
@@ -17,10 +17,10 @@ import pytest
 
 from satsudoku.backends import get_backend
 from satsudoku.backends.cpsat import MAX_WORKERS
-from satsudoku.backends.options import MAX_SECONDS, MAX_SEED, checked_limit, checked_timeout
 from satsudoku.crosscheck import CrossCheckBackend
 from satsudoku.errors import OptionError, OptionTypeError
 from satsudoku.grid import Shape
+from satsudoku.options import MAX_SECONDS, MAX_SEED, checked_limit, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from tests.conftest import grid_from_line, puzzle_from_line
@@ -550,3 +550,19 @@ def test_minimal_seed_is_refused_as_count_and_generate_refuse_it(
         main(["minimal", "--reduce", "--seed", "-1", "-"])
     assert stop.value.code == 2
     assert capsys.readouterr().err.endswith("expected a seed 0..2147483647, not '-1'\n")
+
+
+@pytest.mark.parametrize("value", [1.5, math.nan, True, "2", None, 3.0])
+def test_a_shapes_sides_are_integers(value: object) -> None:
+    """Shape(1.5, 2) and Shape(nan, 2) ran on to a TypeError inside Puzzle.empty; Shape(True,
+    2) was a 1x2 box."""
+    with pytest.raises(OptionTypeError, match=r"^Shape's box_rows must be an integer, not "):
+        Shape(value, 2)  # type: ignore[arg-type]
+    with pytest.raises(OptionTypeError, match=r"^Shape's size must be an integer, not "):
+        Shape.for_size(value)  # type: ignore[arg-type]
+
+
+def test_a_shape_takes_numpy_integers_as_ints() -> None:
+    shape = Shape(np.int64(2), np.int64(2))  # type: ignore[arg-type]
+    assert shape == Shape(2, 2) and type(shape.box_rows) is int
+    assert len(get_backend("bitmask").solve(Puzzle.empty(shape), limit=300).solutions) == 288

@@ -129,7 +129,7 @@ def test_generate_loads_the_compiled_search_before_the_puzzles_clock() -> None:
 
 def test_race_refuses_a_limit_below_one_like_its_entrants() -> None:
     """Race passed its entrants' grid on under limit 0 and called it 'unknown'; now every
-    backend refuses a limit below 1, as --limit does (backends.options), before any entrant
+    backend refuses a limit below 1, as --limit does (satsudoku.options), before any entrant
     starts. Limit 1 still says 'solved' with one grid."""
     empty = Puzzle.empty(Shape.for_size(4))
     for limit in (0, -5):

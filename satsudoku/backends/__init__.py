@@ -13,7 +13,8 @@ from satsudoku.result import Result
 
 class Backend(Protocol):
     """Solves a puzzle, looking for up to `limit` solutions (2 settles uniqueness); `limit`
-    and `timeout` go through `options.checked` first, as every other numeric option does."""
+    and `timeout` go through `satsudoku.options.checked` first, as every other numeric option
+    does."""
 
     name: str
 

@@ -9,10 +9,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satsudoku.backends.options import checked, checked_max_nodes, checked_optional_seed
 from satsudoku.constraints import CORE_KINDS
 from satsudoku.deadline import OutOfTime, building
 from satsudoku.grid import Grid
+from satsudoku.options import checked, checked_max_nodes, checked_optional_seed
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import CheckedGrids, Proof, Result, make_result
 from satsudoku.search.kernel import (

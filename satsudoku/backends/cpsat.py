@@ -17,16 +17,16 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 from satsudoku.backends.drat_slot import DratSlot
-from satsudoku.backends.options import (
+from satsudoku.deadline import OutOfTime, check
+from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
+from satsudoku.errors import BackendBugError, PuzzleError
+from satsudoku.grid import Grid
+from satsudoku.options import (
     checked,
     checked_int,
     checked_optional_seed,
     checked_timeout,
 )
-from satsudoku.deadline import OutOfTime, check
-from satsudoku.encoders.cpsat import CpSatEncoding, encoding_for, model_kind
-from satsudoku.errors import BackendBugError, PuzzleError
-from satsudoku.grid import Grid
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, early_result, make_result
 

@@ -22,12 +22,6 @@ import numpy.typing as npt
 
 from satsudoku import verify_compiled
 from satsudoku.backends import fast_kernel
-from satsudoku.backends.options import (
-    checked,
-    checked_limit,
-    checked_max_nodes,
-    checked_timeout,
-)
 from satsudoku.constraints import (
     CORE_KINDS,
     NEEDS_TABLES,
@@ -39,6 +33,12 @@ from satsudoku.constraints import (
 )
 from satsudoku.errors import BackendBugError, PuzzleError, UnsupportedPuzzleError
 from satsudoku.grid import Grid, Shape
+from satsudoku.options import (
+    checked,
+    checked_limit,
+    checked_max_nodes,
+    checked_timeout,
+)
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import CheckedGrids, Proof, Result, make_result
 from satsudoku.rules import Rule

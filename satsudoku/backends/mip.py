@@ -14,11 +14,11 @@ from enum import Enum
 
 from ortools.math_opt.python import mathopt
 
-from satsudoku.backends.options import checked, checked_timeout
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.mip import MipEncoding, encoding_for
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
+from satsudoku.options import checked, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, early_result, make_result
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from satsudoku.backends import available, backend_class, get_backend, unsupported
-from satsudoku.backends.options import checked
 from satsudoku.errors import PuzzleError
+from satsudoku.options import checked
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, Status, make_result
 

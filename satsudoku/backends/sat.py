@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
-from satsudoku.backends.options import checked, checked_optional_seed
 from satsudoku.constraints import Allowed, lower
 from satsudoku.deadline import BuildCache, OutOfTime
 from satsudoku.encoders.cnf import (
@@ -33,6 +32,7 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.errors import PuzzleError
 from satsudoku.grid import Grid, Shape
+from satsudoku.options import checked, checked_optional_seed
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Proof, Result, make_result
 from satsudoku.rules import Rule

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from satsudoku.backends import Backend, available, backend_class, backend_names, get_backend
-from satsudoku.backends.options import MAX_SECONDS, MAX_SEED  # the API's bounds
 from satsudoku.errors import PuzzleError, SatsudokuError, UnknownRuleError
 from satsudoku.grid import regular_shape
 from satsudoku.io import FORMATS, NEGATIVE_KINDS, format_as_read, format_line, iter_puzzles
@@ -21,6 +20,7 @@ from satsudoku.io.fpuzzles import describe_counts
 from satsudoku.io.outside_text import OUTSIDE_KEYS
 from satsudoku.io.painted import PaintType, parse_paint_type
 from satsudoku.io.sudokupad_lines import CellType, LineType, parse_cell_type, parse_line_type
+from satsudoku.options import MAX_SECONDS, MAX_SEED  # the API's bounds
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result
 from satsudoku.rules import load_plugin, make_rule

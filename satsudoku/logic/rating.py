@@ -16,11 +16,11 @@ from itertools import chain
 from typing import Any
 
 from satsudoku.backends import get_backend
-from satsudoku.backends.options import checked_int, checked_seed, checked_timeout
 from satsudoku.grid import Grid
 from satsudoku.logic.solver import TECHNIQUES, LogicResult, for_puzzle, solve_logically
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Technique
+from satsudoku.options import checked_int, checked_seed, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 

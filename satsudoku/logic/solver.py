@@ -12,7 +12,6 @@ from itertools import chain, compress
 from operator import ne, or_, xor
 
 from satsudoku.backends import get_backend
-from satsudoku.backends.options import checked_optional_int, checked_timeout
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Shape
 from satsudoku.logic import (
@@ -30,6 +29,7 @@ from satsudoku.logic import (
 from satsudoku.logic.restrictions import restriction
 from satsudoku.logic.state import Board
 from satsudoku.logic.step import Step, Technique
+from satsudoku.options import checked_optional_int, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 

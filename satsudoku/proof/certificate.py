@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from satsudoku.backends import backend_names
-from satsudoku.backends.options import checked_int, checked_timeout
 from satsudoku.deadline import OutOfTime, check
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -30,6 +29,7 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
+from satsudoku.options import checked_int, checked_timeout
 from satsudoku.proof.drat import (
     DratProof,
     ProofFormatError,

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from satsudoku.backends.bitmask import _DECAY_EVERY, _RESTART_FROM
-from satsudoku.backends.options import checked_max_nodes
 from satsudoku.deadline import OutOfTime
 from satsudoku.encoders.cnf import (
     AtMostOne,
@@ -31,6 +30,7 @@ from satsudoku.encoders.cnf import (
 )
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Grid
+from satsudoku.options import checked_max_nodes
 from satsudoku.proof.binary import added_clauses
 from satsudoku.proof.certificate import (
     SEARCH_PROOF_WRITER,

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from satsudoku.backends.options import checked_int, checked_timeout
 from satsudoku.errors import BackendBugError, BackendUnavailableError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
+from satsudoku.options import checked_int, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.verify import violations

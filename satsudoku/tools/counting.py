@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from satsudoku.backends.options import checked_limit, checked_max_nodes, checked_timeout
 from satsudoku.errors import BackendBugError
 from satsudoku.grid import Grid
+from satsudoku.options import checked_limit, checked_max_nodes, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.search.kernel import search_kernel
 from satsudoku.tools.symmetry import interchangeable_digits

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from satsudoku.backends.options import (
+from satsudoku.options import (
     checked_int,
     checked_optional_int,
     checked_seed,

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field, replace
 
 from satsudoku.backends import get_backend, unsupported
 from satsudoku.backends.bitmask import BitmaskBackend
-from satsudoku.backends.options import (
+from satsudoku.deadline import OutOfTime, check
+from satsudoku.errors import PuzzleError, SatsudokuError
+from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.options import (
     checked_int,
     checked_range,
     checked_seed,
     checked_timeout,
 )
-from satsudoku.deadline import OutOfTime, check
-from satsudoku.errors import PuzzleError, SatsudokuError
-from satsudoku.grid import Cell, Grid, Shape
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
 from satsudoku.rules import Rule, make_rule

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from satsudoku.backends import get_backend
-from satsudoku.backends.options import checked_optional_seed, checked_timeout
 from satsudoku.deadline import OutOfTime
 from satsudoku.errors import BackendBugError, PuzzleError
 from satsudoku.grid import Cell, Grid, cell_name
+from satsudoku.options import checked_optional_seed, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Result, Status
 from satsudoku.tools.instances import Instance, Split, split_rules, without

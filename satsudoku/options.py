@@ -19,7 +19,7 @@ MAX_SECONDS = 10**9
 MAX_SEED = 2**31 - 1
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """`value`'s repr on one line of at most 60 characters: a numpy array's repr runs over
     lines, a pasted string to megabytes, and a 10**5000 has none (Python's 4,300 digits)."""
     try:
@@ -40,7 +40,7 @@ def _described(least: int, most: int | None, none: bool) -> str:
 def _integer(value: object, name: str, least: int, most: int | None, none: bool) -> int | None:
     if value is None and none:
         return None
-    message = f"{name} must be {_described(least, most, none)}, not {_shown(value)}"
+    message = f"{name} must be {_described(least, most, none)}, not {shown(value)}"
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise OptionTypeError(message)
     number = int(value)
@@ -90,13 +90,13 @@ def checked_timeout(timeout: object, name: str = "timeout") -> float | None:
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, Real):
-        raise OptionTypeError(f"{name} must be a number of seconds or None, not {_shown(timeout)}")
+        raise OptionTypeError(f"{name} must be a number of seconds or None, not {shown(timeout)}")
     try:
         seconds = float(timeout)
     except OverflowError:  # an int past any float: no limit, as inf
         return None
     if math.isnan(seconds) or seconds < 0:
-        raise OptionError(f"{name} must be a number of seconds >= 0 or None, not {_shown(timeout)}")
+        raise OptionError(f"{name} must be a number of seconds >= 0 or None, not {shown(timeout)}")
     return None if seconds > MAX_SECONDS else seconds
 
 
@@ -105,7 +105,7 @@ def checked_range(bounds: object, name: str) -> tuple[float, float] | None:
     nothing falls in (7, 4) or (nan, 5) would have every candidate refused, without end."""
     if bounds is None:
         return None
-    message = f"{name} must be None or two numbers (LO, HI) with LO <= HI, not {_shown(bounds)}"
+    message = f"{name} must be None or two numbers (LO, HI) with LO <= HI, not {shown(bounds)}"
     if not isinstance(bounds, tuple | list) or len(bounds) != 2:
         raise OptionTypeError(message)
     if any(isinstance(bound, bool) or not isinstance(bound, Real) for bound in bounds):
