@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from numbers import Integral
 
 from satsudoku.constraints import Constraint
 from satsudoku.deadline import check_building
-from satsudoku.errors import PuzzleError
+from satsudoku.errors import OptionTypeError, PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
+from satsudoku.options import shown
 from satsudoku.rules import Rule
 from satsudoku.rules.classic import CLASSIC
 from satsudoku.shown import UNPRINTABLE
@@ -48,6 +50,13 @@ class Puzzle:
         if self.givens.size != n:
             raise PuzzleError(f"givens are {self.givens.size}x{self.givens.size}, board is {n}x{n}")
         values = self.givens.values
+        if (
+            type(values) is not tuple
+            or type(self.givens.size) is not int
+            or {type(value) for value in values} != {int}
+        ):
+            values = _integer_givens(values, n)  # a list, numpy ints; or a float or bool refused
+            object.__setattr__(self, "givens", Grid(n, values))
         if min(values) >= 0 and max(values) <= n:  # in C: the loop below only names the cell
             return
         for index, value in enumerate(values):
@@ -99,3 +108,18 @@ class Puzzle:
 
     def rule_names(self) -> list[str]:
         return ["classic"] + [str(rule.to_spec()["type"]) for rule in self.rules]
+
+
+def _integer_givens(values: Sequence[object], n: int) -> tuple[int, ...]:
+    """Givens built in Python as a list or from numpy come as ints; a float, a bool or a string
+    is refused, naming the cell: a 0.5 reached CP-SAT as a given it called unsatisfiable, and
+    the other backends as a TypeError deep inside."""
+    out = []
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            r, c = divmod(index, n)
+            raise OptionTypeError(
+                f"the given at r{r + 1}c{c + 1} must be an integer 0..{n}, not {shown(value)}"
+            )
+        out.append(int(value))
+    return tuple(out)

@@ -19,7 +19,7 @@ from satsudoku.backends import get_backend
 from satsudoku.backends.cpsat import MAX_WORKERS
 from satsudoku.crosscheck import CrossCheckBackend
 from satsudoku.errors import OptionError, OptionTypeError
-from satsudoku.grid import Shape
+from satsudoku.grid import Grid, Shape
 from satsudoku.options import MAX_SECONDS, MAX_SEED, checked_limit, checked_timeout
 from satsudoku.puzzle import Puzzle
 from satsudoku.result import Status
@@ -566,3 +566,24 @@ def test_a_shape_takes_numpy_integers_as_ints() -> None:
     shape = Shape(np.int64(2), np.int64(2))  # type: ignore[arg-type]
     assert shape == Shape(2, 2) and type(shape.box_rows) is int
     assert len(get_backend("bitmask").solve(Puzzle.empty(shape), limit=300).solutions) == 288
+
+
+@pytest.mark.parametrize("value", [0.5, 1.0, True, "1", None])
+def test_givens_are_integers_named_by_cell(value: object) -> None:
+    """A given of 0.5 reached CP-SAT, which called the puzzle unsatisfiable, and bitmask and
+    sat as a TypeError deep inside; True was read as a 1."""
+    values = [0] * 16
+    values[6] = value  # type: ignore[call-overload]
+    with pytest.raises(OptionTypeError, match=r"^the given at r2c3 must be an integer 0\.\.4, "):
+        Puzzle(Shape(2, 2), Grid(4, tuple(values)))  # type: ignore[arg-type]
+
+
+def test_givens_as_a_list_or_numpy_integers_are_taken_as_ints() -> None:
+    values = np.zeros(16, dtype=np.int64)
+    values[0] = 1
+    for givens in (Grid(4, tuple(values)), Grid(np.int64(4), list(values))):  # type: ignore[arg-type]
+        puzzle = Puzzle(Shape(2, 2), givens)
+        assert type(puzzle.givens.values) is tuple and type(puzzle.givens.size) is int
+        assert {type(v) for v in puzzle.givens.values} == {int}
+        for name in ("bitmask", "cpsat"):
+            assert len(get_backend(name).solve(puzzle, limit=100).solutions) == 72
