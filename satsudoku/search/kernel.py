@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache, reduce
 from itertools import accumulate, repeat
 from math import comb
-from operator import add, and_, or_, sub, truediv, xor
+from operator import add, and_, mul, or_, sub, truediv, xor
 from typing import Any
 
 from satsudoku.constraints import (
@@ -518,6 +518,10 @@ class _Kernel:
         self.lock_b = getter([b for _, _, b, *_ in locks])
         # Per cell, its peers as bits 8p, as `branch_cell` counts open peers (built lazily).
         self.peer_bytes: dict[int, int] = {}
+        self.positions = tuple(range(n))  # a house's cells by position (`_subsets`)
+        self.house_totals: list[int] = []  # the last `_locked` call's house sums
+        # Per house, masks on which it holds no hidden pair (`_subsets`; as `calm`).
+        self.pairs_calm: list[tuple[int, ...] | None] = [None] * len(self.houses)
         # Candidate count -> divisor of a conflict score: a placed cell (count 1) never wins.
         self.open_count = (1.0, float("inf"), *map(float, range(2, n + 1)))
         # Per cell, its peers as one integer (bit i: cell i), to intersect peer sets in C: its
@@ -730,6 +734,7 @@ class _Kernel:
         inside = self.lock_sums(cands)
         parts = self.house_parts
         houses = self.house_sums(cands) if parts is None else parts(inside)
+        self.house_totals = houses  # for `_subsets`, which runs on these masks if none change
         adds, guards = repeat(add1), repeat(guard)
         # Guard bits of the digits open or placed in A∩B, A∖B and B∖A (the house sums take
         # add1 once, not once per lock). A digit placed in A∩B is absent from both rests, so
@@ -767,6 +772,88 @@ class _Kernel:
                             dirty |= changed
         return dirty
 
+    def _subsets(self, cands: Masks) -> int:
+        """Naked and hidden pairs in every house: dirty houses (after the first house that
+        changed), or -1 on contradiction. Run where `_locked` has just found nothing to remove,
+        on its house sums (`house_totals`).
+
+        Naked pair: two open cells of a house with the same two digits; the house's other cells
+        lose both. Hidden pair: two digits with the same two places in a house; those cells
+        lose their other digits. Found by C-level sums, not per-cell loops: the cells of two
+        candidates via `bytes.find` on their counts, and per house the digits with exactly two
+        places from its SWAR sum (`add2`/`add3` tests, as `propagate` finds one place), whose
+        places are told apart by a second sum, `sum(position * mask)`: a digit's field then
+        holds its two places' positions added (at most 2n - 3 < 2**width), equal for a pair.
+        """
+        houses, house_bits, getters = self.houses, self.house_bits, self.getters
+        up, guard, full = self.width - 1, self.guard, self.full
+        add2 = self.add2
+        add3 = add2 - (self.add1 - add2)  # a field's guard bit iff it holds >= 3
+        counts = bytes(map(int.bit_count, cands))  # placed cells count 1
+        seen: dict[int, int] = {}  # mask -> the first cell that has it
+        more: dict[int, list[int]] = {}  # mask -> the cells after the first, when any
+        find = counts.find
+        i = find(2)
+        while i >= 0:
+            m = cands[i]
+            first = seen.setdefault(m, i)
+            if first == i:
+                i = find(2, i + 1)
+                continue
+            mates = more.setdefault(m, [first])
+            for j in mates:
+                common = house_bits[i] & house_bits[j]
+                while common:
+                    low = common & -common
+                    common ^= low
+                    k = low.bit_length() - 1
+                    if (sum(getters[k](cands)) + add3) & (m << up):  # a third cell has one
+                        dirty = 0
+                        for c in houses[k]:
+                            if c != i and c != j and cands[c] & m:
+                                changed = self._narrow(cands, c, ~m)
+                                if changed < 0:
+                                    return -1
+                                dirty |= changed
+                        return dirty
+            mates.append(i)
+            i = find(2, i + 1)
+        fields = (1 << self.width) - 1
+        positions, calm = self.positions, self.pairs_calm
+        # Which digits have two places only guides the search: a pair is kept only where its
+        # two digits are open in just two cells of the house's masks as read now.
+        totals = self.house_totals if self.locks else self.house_sums(cands)
+        for k, total in enumerate(totals):
+            two = ((total + add2) & ~(total + add3) & guard) >> up  # digits with two places
+            if not two & (two - 1):
+                continue
+            masks = getters[k](cands)
+            if masks == calm[k]:
+                continue
+            places = sum(map(mul, map(and_, masks, repeat(two)), positions))
+            by_places: dict[int, list[int]] = {}
+            dirty = 0
+            while two:
+                b = two & -two
+                two ^= b
+                digits = by_places.setdefault((places >> (b.bit_length() - 1)) & fields, [])
+                for other in digits:
+                    keep = other | b
+                    cells = [c for c, m in zip(houses[k], masks, strict=True) if m & keep]
+                    if len(cells) != 2:
+                        continue  # other places that add up alike
+                    for c in cells:
+                        if cands[c] & ~keep & full:
+                            changed = self._narrow(cands, c, keep)
+                            if changed < 0:
+                                return -1
+                            dirty |= changed
+                digits.append(b)
+            if dirty:
+                return dirty
+            calm[k] = masks
+        return 0
+
     def settle(self, cands: Masks, dirty: int, locked: bool = True, root: bool = False) -> bool:
         """`propagate`, then the implied sums (`derived`, and at the `root` also `root_sums`)
         and, if `locked` on boards of _LOCKED_FROM and up, locked candidates, all to a joint
@@ -798,6 +885,8 @@ class _Kernel:
             dirty = self._extras(cands, derived, calm) if derived else 0
             if dirty == 0 and locked:
                 dirty = self._locked(cands)
+                if dirty == 0:
+                    dirty = self._subsets(cands)
             if dirty == 0:
                 return True
             if dirty < 0 or not self.propagate(cands, dirty):
