@@ -78,10 +78,10 @@ def json_files(path: Path, folder: str, pattern: str) -> Iterator[tuple[str, byt
 
 
 def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
-    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative/--outside/--cage
-    arguments, from a file of `NAME [--cell SPEC] [--unique-cages] [--negative KIND]
-    [--outside TYPE] [--cage TYPE] [LINE-SPEC] ...` lines (a bare SPEC is a --line; several
-    lines for one puzzle add up)."""
+    """Puzzle name → read_text's --line/--cell/--unique-cages/--negative/--outside/--cage/
+    --paint/--ignore-drawings arguments, from a file of `NAME [--cell SPEC] [--unique-cages]
+    [--negative KIND] [--outside TYPE] [--cage TYPE] [--paint SPEC] [--ignore-drawings]
+    [LINE-SPEC] ...` lines (a bare SPEC is a --line; several lines for one puzzle add up)."""
     if path is None:
         return {}
     out: dict[str, dict[str, Any]] = {}
@@ -96,6 +96,8 @@ def typed_options(path: Path | None) -> dict[str, dict[str, Any]]:
         for word in rest:
             if word == "--unique-cages":
                 typed["unique_cages"] = True
+            elif word == "--ignore-drawings":
+                typed["ignore_drawings"] = True
             elif word == "--cell":
                 typed["cells"].append(parse_cell_type(next(rest)))
             elif word == "--negative":

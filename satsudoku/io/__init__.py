@@ -180,16 +180,20 @@ def read_text(
     outside: str | None = None,
     cage: str | None = None,
     paints: Sequence[PaintType] = (),
+    ignore_drawings: bool = False,
 ) -> list[Puzzle]:
     """Parse puzzles from a string (the same detection as files), `rules` added to each and
     `negative` applied (--rule, --negative); `lines`, `cells`, `unique_cages`, `outside` and
     `cage` say what SudokuPad and f-puzzles pictures mean (--line, --cell, --unique-cages,
-    --outside, --cage), `paints` what f-puzzles painted cells are (--paint)."""
+    --outside, --cage), `paints` what f-puzzles painted cells are (--paint);
+    `ignore_drawings` solves without the drawings whose meaning only a rules text gives
+    (--ignore-drawings: "normal sudoku rules apply, and that's it")."""
     refuse_clashing_styles(lines, cells)
     options = ReadOptions(
         box=box,
         symbols=symbols,
         source=source,
+        ignore_drawings=ignore_drawings,
         lines=tuple(lines),
         cells=tuple(cells),
         unique_cages=unique_cages,
