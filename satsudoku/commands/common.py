@@ -126,7 +126,8 @@ def add_reading_options(parser: argparse.ArgumentParser) -> None:
         metavar="RRGGBB=TYPE",
         help="f-puzzles: cells painted this colour are TYPE (clone: each connected region of the "
         "colour is a clone of the first; magicsquare: each is a 3x3 magic square of 1..9; "
-        "extraregion: each holds 1..n once), as the rules text says",
+        "extraregion: each holds 1..n once; rowindexer, columnindexer, boxindexer: each cell is "
+        "one, as in f-puzzles), as the rules text says",
     )
     parser.add_argument(
         "--outside",

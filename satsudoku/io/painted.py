@@ -1,9 +1,10 @@
-"""`--paint COLOUR=clone|magicsquare|extraregion`: cells an f-puzzles setter painted in one colour
-are clones ("orange regions are clones, and must contain the same digits in the same
-orientation"), extra regions ("each colored region must contain the digits 1-9 exactly once
-each"), or magic squares ("each blue region is a magic square: it contains the digits 1
-through 9 once each, so that the sum of each row, column, and diagonal within the square is
-equal to 15").
+"""`--paint COLOUR=clone|magicsquare|extraregion|rowindexer|columnindexer|boxindexer`: cells an
+f-puzzles setter painted in one colour are clones ("orange regions are clones, and must contain
+the same digits in the same orientation"), extra regions ("each colored region must contain the
+digits 1-9 exactly once each"), magic squares ("each blue region is a magic square: it contains
+the digits 1 through 9 once each, so that the sum of each row, column, and diagonal within the
+square is equal to 15"), or indexer cells, each on its own ("each digit in column 1 indicates
+which column the 1 appears in its respective row": a column indexer; the `indexer` rule).
 
 A painted colour carries no type (blue is a magic square in one puzzle, a clone in another),
 so the user names it. Each orthogonally connected group of cells of the colour is one region;
@@ -27,7 +28,8 @@ from typing import Any
 
 from satsudoku.errors import PuzzleError
 
-PAINT_TYPES = ("clone", "magicsquare", "extraregion")
+INDEXERS = ("rowindexer", "columnindexer", "boxindexer")  # f-puzzles' own keys for them
+PAINT_TYPES = ("clone", "magicsquare", "extraregion", *INDEXERS)
 MAGIC_TOTAL = 15  # each line of a 3×3 magic square of 1..9: 45 / 3
 _SPEC = re.compile(r"^#?([0-9A-Fa-f]{6})=([a-z]+)$")
 Place = tuple[int, int]
@@ -97,7 +99,18 @@ def paint_entries(grid: Any, size: int, paint: PaintType) -> dict[str, list[dict
         return magic_entries(grid, size, paint)
     if paint.kind == "extraregion":
         return {"extraregion": region_entries(grid, size, paint)}
+    if paint.kind in INDEXERS:
+        return {paint.kind: [indexer_entry(grid, paint)]}
     return {"clone": clone_entries(grid, paint)}
+
+
+def indexer_entry(grid: Any, paint: PaintType) -> dict[str, Any]:
+    """One f-puzzles indexer entry holding every cell painted in the colour (the `indexer`
+    rule: rRcC of a column indexer holding X says rRcX holds C); PuzzleError when none is."""
+    cells = sorted(painted(grid, paint.colour))
+    if not cells:
+        raise PuzzleError(f"f-puzzles: --paint {paint.spec}: no cell is painted so")
+    return {"cells": [f"R{r + 1}C{c + 1}" for r, c in cells]}
 
 
 def region_entries(grid: Any, size: int, paint: PaintType) -> list[dict[str, Any]]:
