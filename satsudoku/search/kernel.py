@@ -49,6 +49,7 @@ from satsudoku.puzzle import Puzzle
 from satsudoku.rules import Rule
 from satsudoku.search.sandwiches import SandwichLine
 from satsudoku.search.sums import DERIVED_TERMS, SumSupport, SumTable, Unit, implied_sums
+from satsudoku.search.watch import Watch
 
 Masks = list[int]
 # Boards from this size on run locked candidates at every search node (25×25 at 45 % givens,
@@ -488,10 +489,31 @@ class _Kernel:
         # Killer cages (one sum for all their digit sets): the plain search probes shallow
         # nodes of such puzzles (`search.probe`), where a trial propagates far.
         self.killer_cages = len(sum_cages)
-        self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k
+        self.house_bits = [0] * (n * n)  # bit k set: the cell lies in house k (and `watch`)
         for k, house in enumerate(self.houses):
             for i in house:
                 self.house_bits[i] |= 1 << k
+        # The propagation queue (`search.watch`): with steps beyond houses, a dirty value also
+        # names, above the house bits, the steps reading a changed cell, and a round runs only
+        # those. Steps are numbered `active` first, then `derived`. A cage's needed digits
+        # read its peers too, but only its own cells' changes can make it narrow again: a
+        # peer that lacked a needed digit still lacks it once narrowed.
+        everything = list(range(n * n))
+        self.watch = Watch(
+            n * n,
+            self.houses,
+            [
+                index.cells if step == self._needed else get(everything)
+                for get, step, index in (*self.active, *self.derived)
+            ],
+        )
+        if self.active or self.derived:
+            self.house_bits = list(map(or_, self.house_bits, self.watch.wake))
+        self.active_steps = (1 << len(self.active)) - 1
+        # The short implied sums the last root's settle walked and that narrow its masks once
+        # listed (`_owed`; None: not yet known), and those masks.
+        self.owed: int | None = 0
+        self.root_fix: tuple[int, ...] | None = None
         # itemgetter fetches a house's masks in one C call (a 1-cell house would give a bare int).
         self.getters = tuple(getter(house) for house in self.houses)
 
@@ -858,7 +880,8 @@ class _Kernel:
         """`propagate`, then the implied sums (`derived`, and at the `root` also `root_sums`)
         and, if `locked` on boards of _LOCKED_FROM and up, locked candidates, all to a joint
         fixpoint; False on contradiction. Used by the plain search only: both go beyond unit
-        propagation on the encoding, so the proof mode keeps to `propagate`."""
+        propagation on the encoding, so the proof mode keeps to `propagate`. `dirty` as for
+        `propagate`; the root runs every step."""
         if root:
             # The root walks its short implied sums, listed below it (`_sum_table`): the
             # same in every search, as the fixpoints `derived_calm` keeps below the root.
@@ -868,11 +891,19 @@ class _Kernel:
             finally:
                 self.walking = False
                 self.derived_calm[:] = [None] * len(self.derived_calm)
+                self.root_fix, self.owed = tuple(cands), None
         return self._settle(cands, dirty, locked, root)
 
     def _settle(self, cands: Masks, dirty: int, locked: bool, root: bool) -> bool:
         """`settle`'s work."""
-        if not self.propagate(cands, dirty):
+        pending = self.watch(dirty)
+        if not root:
+            owed = self.owed
+            if owed is None:
+                owed = self.owed = self._owed()
+            pending |= owed
+        pending = self._propagate(cands, dirty, pending)
+        if pending < 0:
             return False
         locked = locked and self.n >= _LOCKED_FROM
         derived, calm = self.derived, self.derived_calm
@@ -881,16 +912,31 @@ class _Kernel:
             calm = calm + [None] * len(self.root_sums)
         if not (locked or derived):
             return True
+        shift, everything = len(self.active), (1 << len(derived)) - 1
         while True:
-            dirty = self._extras(cands, derived, calm) if derived else 0
+            run = everything if root else pending >> shift
+            dirty = self._extras(cands, derived, calm, run, self.watch.shift + shift) if run else 0
             if dirty == 0 and locked:
                 dirty = self._locked(cands)
                 if dirty == 0:
                     dirty = self._subsets(cands)
             if dirty == 0:
                 return True
-            if dirty < 0 or not self.propagate(cands, dirty):
+            if dirty < 0:
                 return False
+            pending = self._propagate(cands, dirty, 0)
+            if pending < 0:
+                return False
+
+    def _owed(self) -> int:
+        """The short implied sums that the last root's settle walked (`_sum_table`) and that
+        narrow its masks once listed: below the root they run at every settle's first round,
+        as their cells' changes alone cannot say when they must (steps as bits, `watch`)."""
+        owed, root, shift = 0, self.root_fix, len(self.active)
+        for k, (get, step, index) in enumerate(self.derived):
+            if root is not None and step == self._sum_table and self._listed(index, get(root)):
+                owed |= 1 << (shift + k)
+        return owed
 
     def branch_cell(self, cands: Masks, heat: list[int] | None = None) -> int:
         """The open cell with the fewest candidates, ties going to most open peers; -1 if none.
@@ -1021,20 +1067,31 @@ class _Kernel:
     def propagate(self, cands: Masks, dirty: int) -> bool:
         """Hidden singles (and table consistency) to a fixpoint; False on contradiction.
 
-        Only houses in `dirty` (bit k = house k changed since it was last scanned) are scanned.
+        `dirty`, as `assign` and the steps return it (`house_bits`), names what changed since
+        `cands` was last at a fixpoint: the houses (bit k: house k), scanned again, and above
+        them the steps reading a changed cell, run again (`watch`); houses alone (a caller's
+        "every house") run every step reading a cell of theirs.
         """
+        return self._propagate(cands, dirty, self.watch(dirty)) >= 0
+
+    def _propagate(self, cands: Masks, dirty: int, pending: int) -> int:
+        """`propagate` with steps to run besides those `dirty` names (`pending`, bits as in
+        `watch`): the `derived` steps among them and among those its changes wake, or -1 on
+        contradiction."""
         houses, getters, assign = self.houses, self.getters, self.assign
         guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
+        scan, every_house, shift = dirty & self.watch.houses, self.watch.houses, self.watch.shift
+        touched = dirty
         while True:
-            while dirty:
-                low = dirty & -dirty
-                dirty ^= low
+            while scan:
+                low = scan & -scan
+                scan ^= low
                 k = low.bit_length() - 1
                 # Per-digit field: number of open cells, or exactly the guard value if placed.
                 total = sum(getters[k](cands))
                 some = (total + add1) & guard  # guard bits of digits placed or still possible
                 if some != guard:
-                    return False  # some digit has no place left in this house
+                    return -1  # some digit has no place left in this house
                 # Exactly one open cell: >= 1 but not >= 2 (placed digits are both, so drop out).
                 only = (some & ~(total + add2)) >> up
                 if only:
@@ -1043,32 +1100,47 @@ class _Kernel:
                         hit = m & only
                         if hit:
                             if hit & (hit - 1):
-                                return False  # one cell is the only place of two digits
+                                return -1  # one cell is the only place of two digits
                             changed = assign(cands, i, hit)
                             if changed < 0:
-                                return False
-                            dirty |= changed
+                                return -1
+                            scan |= changed & every_house
+                            touched |= changed
             if not self.active:
-                return True
-            dirty = self._extras(cands, self.active, self.calm)
-            if dirty <= 0:
-                return dirty == 0
+                return 0  # no steps (derived ones come with active ones): houses alone
+            pending |= touched >> shift
+            run = pending & self.active_steps
+            if not run:
+                return pending
+            pending ^= run
+            touched = self._extras(cands, self.active, self.calm, run, shift)
+            if touched <= 0:
+                return pending if touched == 0 else -1
+            scan = touched & every_house
 
     def _extras(
         self,
         cands: Masks,
         extras: tuple[tuple[Getter, _Step, Any], ...],
         calm: list[tuple[int, ...] | None],
+        run: int,
+        shift: int,
     ) -> int:
-        """Cages, sums and tables (`active` or `derived`), each once: dirty houses, or -1 on
-        contradiction.
+        """Cages, sums and tables (`active` or `derived`): the steps of `run` (bit k: step k)
+        in order, and after a step's change the later steps it wakes (a dirty value's bits
+        `shift`ed to `extras`' own, `watch`), as a full round over them would; dirty houses and
+        steps, or -1 on contradiction.
 
         Each constraint's narrowing depends only on its own cells' masks, so once it has
         changed nothing on some masks it is skipped while they recur (`calm`, shared by every
         search on this kernel: any entry is a true fixpoint, so a stale one only costs a rerun).
         """
-        dirty = 0
-        for k, (get, step, index) in enumerate(extras):
+        dirty, everything = 0, (1 << len(extras)) - 1
+        while run:
+            low = run & -run
+            run ^= low
+            k = low.bit_length() - 1
+            get, step, index = extras[k]
             masks = get(cands)
             if masks == calm[k]:
                 continue
@@ -1077,6 +1149,7 @@ class _Kernel:
                 return -1
             if changed:
                 dirty |= changed
+                run |= changed >> shift & everything & -(low << 1)
             else:
                 calm[k] = masks
         return dirty
@@ -1242,35 +1315,10 @@ class _Kernel:
         contradiction. One round is the sum's fixpoint: a kept digit keeps its solution. The
         root's settle walks instead (`walking`): listing 4 terms takes ~1 ms, and an easy
         killer, solved there, took twice its CPU (40 Janko killers: 1.3 -> 2.8-3.3 s)."""
-        state = index.state
-        table: SumTable | None | bool = state[0]
-        if self.walking or table is False:
-            return self._sum(cands, index.constraint, masks)
+        table = None if self.walking else self._listing(index)
         if table is None:
-            constraint = index.constraint
-            table = _sum_table(self.bit, constraint.weights, constraint.total, index.apart)
-            if not table.complete:
-                state[0] = False  # too many solutions: walked for good
-                return self._sum(cands, constraint, masks)
-            state[0] = table
-        assert isinstance(table, SumTable)
-        memo = index.memo
-        try:
-            changes = memo[masks]
-        except KeyError:
-            up, full = self.width - 1, self.full
-            opened = [(m | m >> up) & full for m in masks]
-            keep = table.supports(opened)
-            changes = None
-            if keep is not None:
-                changes = tuple(
-                    (i, kept)
-                    for i, mine, kept in zip(index.constraint.cells, opened, keep, strict=True)
-                    if mine != kept
-                )
-            if len(memo) >= _SUM_MEMO:
-                memo.clear()
-            memo[masks] = changes
+            return self._sum(cands, index.constraint, masks)
+        changes = self._changes(index, table, masks)
         if changes is None:
             return -1
         dirty = 0
@@ -1280,6 +1328,47 @@ class _Kernel:
                 return -1
             dirty |= changed
         return dirty
+
+    def _changes(
+        self, index: _SumTableIdx, table: SumTable, masks: tuple[int, ...]
+    ) -> tuple[tuple[int, int], ...] | None:
+        """The (cell, digits kept) the listed sum narrows on `masks`, None if it fails
+        (memoised per masks: `_SumTableIdx.memo`)."""
+        memo = index.memo
+        try:
+            return memo[masks]
+        except KeyError:
+            pass
+        up, full = self.width - 1, self.full
+        opened = [(m | m >> up) & full for m in masks]
+        keep = table.supports(opened)
+        changes = None
+        if keep is not None:
+            changes = tuple(
+                (i, kept)
+                for i, mine, kept in zip(index.constraint.cells, opened, keep, strict=True)
+                if mine != kept
+            )
+        if len(memo) >= _SUM_MEMO:
+            memo.clear()
+        memo[masks] = changes
+        return changes
+
+    def _listing(self, index: _SumTableIdx) -> SumTable | None:
+        """The short sum's solutions, listed at the first call; None if too many to list
+        (walked for good, then)."""
+        table = index.state[0]
+        if table is None:
+            constraint = index.constraint
+            table = _sum_table(self.bit, constraint.weights, constraint.total, index.apart)
+            index.state[0] = table = table if table.complete else False
+        return table or None
+
+    def _listed(self, index: _SumTableIdx, masks: tuple[int, ...]) -> bool:
+        """Whether the short sum, listed (as below the root), narrows `masks` or fails there;
+        False if it is too long to list (it walks everywhere, then)."""
+        table = self._listing(index)
+        return table is not None and self._changes(index, table, masks) != ()
 
     def _equal(self, cands: Masks, equal: _EqualIdx, masks: tuple[int, ...]) -> int:
         """Segments of one common sum: the sum lies among the values every segment can reach,
