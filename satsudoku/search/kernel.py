@@ -318,6 +318,8 @@ class _Kernel:
         # ever crosses into the next field.
         self.add1 = self.guard - ones
         self.add2 = self.guard - 2 * ones
+        self.low = (1 << (width - 1)) - 1  # times open bits: their fields' bits below the guard
+        self.counts = ones * self.low  # every field's bits below its guard (SWAR counts)
         peer_sets: list[set[int]] = [set() for _ in range(n * n)]
         houses: list[tuple[int, ...]] = []
         allowed = [self.full] * (n * n)
@@ -896,7 +898,7 @@ class _Kernel:
 
     def _settle(self, cands: Masks, dirty: int, locked: bool, root: bool) -> bool:
         """`settle`'s work."""
-        pending = self.watch(dirty)
+        pending = self.watch(dirty) if self.active else 0
         if not root:
             owed = self.owed
             if owed is None:
@@ -1072,7 +1074,7 @@ class _Kernel:
         them the steps reading a changed cell, run again (`watch`); houses alone (a caller's
         "every house") run every step reading a cell of theirs.
         """
-        return self._propagate(cands, dirty, self.watch(dirty)) >= 0
+        return self._propagate(cands, dirty, self.watch(dirty) if self.active else 0) >= 0
 
     def _propagate(self, cands: Masks, dirty: int, pending: int) -> int:
         """`propagate` with steps to run besides those `dirty` names (`pending`, bits as in
@@ -1184,21 +1186,24 @@ class _Kernel:
         and a digit every remaining set needs, with one open cell left, goes there.
         """
         guard, add1, add2, up = self.guard, self.add1, self.add2, self.width - 1
-        union, need, placed = self._cage_sets(cage, masks)
+        union, need, placed, total = self._cage_sets(cage, masks)
         if union <= 0:
             return union  # -1: no set fits; 0: every cell placed, and rightly
         dirty = 0
-        for i in cage.cells:
-            m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
-            if not m & guard and m & ~union:
-                changed = self._narrow(cands, i, union)
-                if changed < 0:
-                    return -1
-                dirty |= changed
+        # The masks' sum counts each digit's open cells below its field's guard bit: a count
+        # outside the union's fields is an open cell holding a digit no set allows.
+        if total & self.counts & ~(union * self.low):
+            for i in cage.cells:
+                m = cands[i]  # re-read: an earlier narrowing may have placed or narrowed it
+                if not m & guard and m & ~union:
+                    changed = self._narrow(cands, i, union)
+                    if changed < 0:
+                        return -1
+                    dirty |= changed
+            total = sum(cage.get(cands))
         need &= ~placed
         if not need:
             return dirty
-        total = sum(cage.get(cands))
         some = (total + add1) & guard
         if (need << up) & ~some:
             return -1  # a digit every remaining set needs has no cell left
@@ -1221,9 +1226,10 @@ class _Kernel:
         around = sorted({p for i in cells for p in self.peers[i]} - set(cells))
         return getter(cells + tuple(around))
 
-    def _cage_sets(self, cage: _CageIdx, masks: tuple[int, ...]) -> tuple[int, int, int]:
-        """The union and the intersection of the digit sets still possible on `masks`, and the
-        digits placed; union -1 if none is, 0 if every cell is placed in a fitting set.
+    def _cage_sets(self, cage: _CageIdx, masks: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """The union and the intersection of the digit sets still possible on `masks`, the
+        digits placed and the masks' sum; union -1 if none is, 0 if every cell is placed in a
+        fitting set.
 
         A set stays possible while it holds every digit placed in the cage, meets every open
         cell and is covered by the cells' candidates: the AND of the cells' `meets` entries
@@ -1231,7 +1237,7 @@ class _Kernel:
         """
         last = cage.last
         if last[0] == masks:
-            found: tuple[int, int, int] = last[1]
+            found: tuple[int, int, int, int] = last[1]
             return found
         guard, up = self.guard, self.width - 1
         total = sum(masks)  # SWAR, as in a house: the cage's cells are pairwise peers
@@ -1241,10 +1247,10 @@ class _Kernel:
         if not total & ~guard:
             # All placed (perhaps in one cascade that the cage never saw): only the set of
             # exactly the placed digits can be left, so the check is exact.
-            found = (0 if chosen else -1), 0, placed
+            found = (0 if chosen else -1), 0, placed, total
         else:
             union, need = cage.spans[chosen]
-            found = union, need, placed
+            found = union, need, placed, total
         last[0], last[1] = masks, found
         return found
 
@@ -1255,7 +1261,7 @@ class _Kernel:
         a cage's places for the digit): dirty houses, or -1 on contradiction. For the plain
         search only (`derived`): unit propagation on the encoding does not make this step."""
         own = masks[: len(cage.cells)]
-        union, need, placed = self._cage_sets(cage, own)
+        union, need, placed, _ = self._cage_sets(cage, own)
         if union <= 0:
             return union
         need &= ~placed

@@ -10,7 +10,9 @@ partial sum is one shift.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, repeat
 from math import comb
+from operator import and_
 
 Unit = tuple[tuple[int, ...], int]  # positions of pairwise-distinct terms, their common weight
 _MEMO_CAP = 1 << 15  # feasible-set entries kept per kernel (masks seen by a long search)
@@ -404,6 +406,9 @@ class SumTable:
         ]
         self.useful = [sum(of_bit) for of_bit in self.of_bit]  # their bits
         self.meets: list[dict[int, int]] = [{} for _ in range(size)]  # mask -> solutions
+        # Per position, every digit's solutions in digit order (0: none), beside `bits`: a
+        # digit's entry meets the solutions left only if some of them give it (`supports`).
+        self.columns = [tuple(of_bit.get(bit, 0) for bit in self.bits) for of_bit in self.of_bit]
 
     def supports(self, opened: Sequence[int]) -> tuple[int, ...] | None:
         """Per position, the digits (open bits) some solution within `opened` gives it; None
@@ -424,13 +429,7 @@ class SumTable:
             alive &= found
             if not alive:
                 return None
-        keep = []
-        for k, mask in enumerate(opened):
-            kept, of_bit, m = 0, self.of_bit[k], mask & self.useful[k]
-            while m:
-                bit = m & -m
-                m ^= bit
-                if of_bit[bit] & alive:
-                    kept |= bit
-            keep.append(kept)
-        return tuple(keep)
+        # The solutions left lie within every mask, so a digit whose solutions meet them is
+        # one of its position's: the digits kept, judged in C (ANDs, compress, a sum of bits).
+        bits, every = self.bits, repeat(alive)
+        return tuple(sum(compress(bits, map(and_, column, every))) for column in self.columns)
