@@ -15,6 +15,7 @@ from satsudoku.backends.bitmask import BitmaskBackend
 from satsudoku.grid import Grid, Shape
 from satsudoku.io import read_puzzles, read_text
 from satsudoku.puzzle import Puzzle
+from satsudoku.rules import make_rule
 from satsudoku.search import kernel as kernel_module
 from satsudoku.search.kernel import Masks, _Kernel, search_kernel
 from tests.conftest import REPO
@@ -190,3 +191,33 @@ def test_6x6_counts_match_the_enumeration(
     count, fired = count_with_pairs(Puzzle(Shape(2, 3), Grid(6, tuple(values))), monkeypatch)
     assert count == expected
     assert fired > 0
+
+
+@pytest.mark.parametrize("total", [10, 11, 13, 15])
+def test_6x6_with_a_killer_cage_counts_as_the_enumeration(
+    total: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cage is a step of the propagation queue, whose bits ride above the houses' in each
+    cell's house bits: the naked pairs read those bits as houses (an IndexError on any 25x25
+    with a cage, found merging the queue with the pairs). Cage r2c1+r2c2+r3c1 = total,
+    digits distinct, against the plain enumeration (11: 25 grids, 13: 34, 15: 21; 10: none)."""
+    givens = {(3, 4): 2, (5, 5): 1, (4, 1): 3}
+    values = [1, 2, 3, 4, 5, 6] + [0] * 30
+    for (r, c), v in givens.items():
+        values[r * 6 + c] = v
+    cage = [(1, 0), (1, 1), (2, 0)]
+    rule = make_rule(
+        {"type": "killer", "cages": [{"cells": ["r2c1", "r2c2", "r3c1"], "sum": total}]},
+        Shape(2, 3),
+    )
+    expected = sum(
+        1
+        for g in all_6x6_first_row()
+        if sum(g[r][c] for r, c in cage) == total
+        and len({g[r][c] for r, c in cage}) == 3
+        and all(g[r][c] == v for (r, c), v in givens.items())
+    )
+    puzzle = Puzzle(Shape(2, 3), Grid(6, tuple(values)), (rule,))
+    count, fired = count_with_pairs(puzzle, monkeypatch)
+    assert count == expected == {10: 0, 11: 25, 13: 34, 15: 21}[total]
+    assert fired > 0 or count == 0

@@ -810,6 +810,7 @@ class _Kernel:
         holds its two places' positions added (at most 2n - 3 < 2**width), equal for a pair.
         """
         houses, house_bits, getters = self.houses, self.house_bits, self.getters
+        in_houses = self.watch.houses  # house_bits also name the steps watching a cell
         up, guard, full = self.width - 1, self.guard, self.full
         add2 = self.add2
         add3 = add2 - (self.add1 - add2)  # a field's guard bit iff it holds >= 3
@@ -826,7 +827,7 @@ class _Kernel:
                 continue
             mates = more.setdefault(m, [first])
             for j in mates:
-                common = house_bits[i] & house_bits[j]
+                common = house_bits[i] & house_bits[j] & in_houses  # not the `watch` bits
                 while common:
                     low = common & -common
                     common ^= low
