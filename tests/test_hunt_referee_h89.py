@@ -334,6 +334,68 @@ def test_nine_by_nine_answers_are_sat_answers() -> None:
         assert result.count == count
 
 
+def _random_killer(seed: int) -> Puzzle:
+    """A 6x6 killer over a shuffled grid: connected cages of distinct digits over 90-100 % of
+    the cells, a few without a total, one total moved in every third puzzle."""
+    rng = random.Random(seed)
+    rows = [r for band in rng.sample([0, 1, 2], 3) for r in rng.sample([2 * band, 2 * band + 1], 2)]
+    cols = [
+        c for stack in rng.sample([0, 1], 2) for c in rng.sample(range(3 * stack, 3 * stack + 3), 3)
+    ]
+    digits = rng.sample(range(1, 7), 6)
+    grid = [digits[(3 * r + r // 2 + c) % 6] for r in rows for c in cols]
+    free, cages = set(range(36)), []
+    for start in rng.sample(range(36), 36):
+        if start not in free:
+            continue
+        cells, target = [start], rng.randint(1, 5)
+        free.discard(start)
+        while len(cells) < target:
+            near = [
+                j
+                for i in cells
+                for j in (i - 6, i + 6, i - 1 if i % 6 else -1, i + 1 if i % 6 < 5 else -1)
+                if j in free and grid[j] not in {grid[k] for k in cells}
+            ]
+            if not near:
+                break
+            cells.append(rng.choice(near))
+            free.discard(cells[-1])
+        cages.append(cells)
+    cages = cages[: max(1, round(len(cages) * rng.choice([0.9, 1.0])))]
+    totals: list[int | None] = [sum(grid[i] for i in cells) for cells in cages]
+    for k in rng.sample(range(len(cages)), min(len(cages), rng.choice([0, 0, 1]))):
+        totals[k] = None
+    if seed % 3 == 0:
+        k = max(range(len(cages)), key=lambda k: (len(cages[k]), k))
+        m = len(cages[k])
+        totals[k] = rng.choice([t for t in range(m * (m + 1) // 2, m * (13 - m) // 2 + 1)])
+    rule = Killer(
+        cages=tuple(
+            Cage(tuple(divmod(i, 6) for i in c), t) for c, t in zip(cages, totals, strict=True)
+        )
+    )
+    return Puzzle(Shape(2, 3), Grid.empty(6), (rule,))
+
+
+@pytest.mark.slow
+def test_random_six_by_six_killers_against_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """60 random 6x6 killers (20 with a moved total) in four modes: the count and the grids
+    are the brute force's, and a search for 2 says what those grids say."""
+    backend, verdicts = BitmaskBackend(), set()
+    for seed in range(60):
+        puzzle = _random_killer(seed)
+        grids = _brute_killer(puzzle)
+        verdicts.add(_verdict(len(grids), 2)[0])
+        for mode in ("default", "no probing", "restarts, heat", "locked everywhere"):
+            with _mode(monkeypatch, mode):
+                every = backend.solve(puzzle, limit=10_000)
+                two = backend.solve(puzzle, limit=2)
+            assert (every.count, _grids(every)) == (len(grids), grids), (seed, mode)
+            assert (two.status, len(two.solutions)) == _verdict(len(grids), 2), (seed, mode)
+    assert verdicts == {Status.UNSATISFIABLE, Status.UNIQUE, Status.MULTIPLE}
+
+
 def _peers(puzzle: Puzzle, a: int, b: int) -> bool:
     """Cells a and b must differ: a row, column, box or cage holds both (no diagonals here)."""
     n, rows, cols = puzzle.size, puzzle.shape.box_rows, puzzle.shape.box_cols
