@@ -96,6 +96,9 @@ class Generated:
     stats: Stats = field(default_factory=dict)
 
 
+_COLLECTED = False  # whether `_generated` has run its one collection after loading kernels
+
+
 def generate(request: Request, count: int) -> Iterator[Generated]:
     """`count` unique puzzles, one at a time (each may raise OutOfTime past its timeout); a
     bad `count` is refused at once, before the first puzzle is asked for."""
@@ -111,7 +114,12 @@ def _generated(request: Request, count: int) -> Iterator[Generated]:
         load_compiled_kernels()
     # Loading them left a full collection due (0.13-0.17 s over Numba's objects at load 8),
     # which otherwise fell inside the first puzzle's clock: `--timeout 0.2` made nothing.
-    gc.collect()
+    # Once per process: later calls find the kernels loaded (a collection each cost the
+    # test suite's 25 generate tests 2 s).
+    global _COLLECTED
+    if not _COLLECTED:
+        gc.collect()
+        _COLLECTED = True
     for _ in range(count):
         yield generate_one(request, rng)
 
