@@ -6,10 +6,9 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from numbers import Integral
 
 from satsudoku.errors import OptionTypeError, PuzzleError
-from satsudoku.options import shown
+from satsudoku.options import integral, shown
 
 Cell = tuple[int, int]  # (row, col), 0-based; files and messages use 1-based "r1c1"
 Digit = int  # 1..shape.size; 0 means "empty" inside a Grid
@@ -37,9 +36,10 @@ def default_box(size: int) -> tuple[int, int]:
 def _box_side(value: object, name: str) -> int:
     """A shape's side as an int (a numpy integer too): Shape(1.5, 2) and Shape(nan, 2) ran on
     to a TypeError deep inside, Shape(True, 2) was a 1x2 box."""
-    if isinstance(value, bool) or not isinstance(value, Integral):
+    side = integral(value)
+    if side is None:
         raise OptionTypeError(f"Shape's {name} must be an integer, not {shown(value)}")
-    return int(value)
+    return side
 
 
 @dataclass(frozen=True)

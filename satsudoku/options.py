@@ -37,13 +37,22 @@ def _described(least: int, most: int | None, none: bool) -> str:
     return f"{what} or None" if none else what
 
 
+def integral(value: object) -> int | None:
+    """`value` as an int if it is an integer (a numpy integer too), else None: a bool, a float
+    (even 2.0) or a string is never read as one. The one test every integer option, shape side
+    and given goes through."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        return None
+    return int(value)
+
+
 def _integer(value: object, name: str, least: int, most: int | None, none: bool) -> int | None:
     if value is None and none:
         return None
     message = f"{name} must be {_described(least, most, none)}, not {shown(value)}"
-    if isinstance(value, bool) or not isinstance(value, Integral):
+    number = integral(value)
+    if number is None:
         raise OptionTypeError(message)
-    number = int(value)
     if number < least or (most is not None and number > most):
         raise OptionError(message)
     return number

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from numbers import Integral
 
 from satsudoku.constraints import Constraint
 from satsudoku.deadline import check_building
 from satsudoku.errors import OptionTypeError, PuzzleError
 from satsudoku.grid import Cell, Grid, Shape
-from satsudoku.options import shown
+from satsudoku.options import integral, shown
 from satsudoku.rules import Rule
 from satsudoku.rules.classic import CLASSIC
 from satsudoku.shown import UNPRINTABLE
@@ -116,10 +115,11 @@ def _integer_givens(values: Sequence[object], n: int) -> tuple[int, ...]:
     the other backends as a TypeError deep inside."""
     out = []
     for index, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, Integral):
+        digit = integral(value)
+        if digit is None:
             r, c = divmod(index, n)
             raise OptionTypeError(
                 f"the given at r{r + 1}c{c + 1} must be an integer 0..{n}, not {shown(value)}"
             )
-        out.append(int(value))
+        out.append(digit)
     return tuple(out)
